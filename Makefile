@@ -1,0 +1,34 @@
+# The two commands of the README, and the benchmark.
+PY ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+.PHONY: run test lint typecheck unit bench install
+
+run: $(STAMP)  ## install, then play 200 random deals and print the statistics
+	$(BIN)/gouji sim --rules qingdao --deals 200 --seed 1
+
+test: $(STAMP) lint typecheck unit  ## install, then lint, type-check and run every test
+
+install: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e '.[test]'
+	rm -f $(VENV)/.installed-* && touch $(STAMP)
+
+lint:
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck:
+	$(BIN)/mypy
+
+unit:
+	$(BIN)/pytest -n 2 tests
+
+bench: $(STAMP)  ## speed of the engine against RLCard's DouDizhu, in one run
+	$(BIN)/python -m pip install -q -e '.[test,bench]'
+	$(BIN)/python benchmarks/bench_engine.py

@@ -1,0 +1,283 @@
+"""Rule sets: every option of the rule book as a typed field, and the named regional presets.
+
+``RuleSet.preset("tongyong")`` gives a preset; ``.replace(bie_san=False)`` a variant of it.  Unlisted
+options of a preset take the ``qingdao`` value (RULES.md section 14).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from .cards import RANK_INDEX, RANKS
+
+ShowCounts = Literal["always", "at_or_below_10", "never"]
+Scoring = Literal["set", "tournament"]
+NoThree = Literal["revolt", "free"]
+SweepTribute = Literal["opposite", "losers_pay"]
+TRIBUTE_KINDS = ("men", "shao", "dian", "luo")
+"""Tribute kinds in the default order: 闷贡, 烧贡, 点贡, 落贡."""
+
+
+class UnknownRules(ValueError):
+    """A preset name or option that does not exist."""
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """Every option of RULES.md.  Field docs name the rule and its seed."""
+
+    name: str = "qingdao"
+    """The preset this rule set is (or was derived from)."""
+    source: str = "001 青岛, 000 大纲"
+    """The seed sections the preset follows."""
+
+    # 2. Cards
+    decks: int = 4
+    """Full 54-card decks in play (216 cards with 4)."""
+    removed: tuple[tuple[str, int], ...] = ()
+    """Cards removed from the deck, as (rank character, count) pairs: (("3", 10), ("4", 10)) → 196 cards."""
+
+    # 7. 憋三 and 闷
+    bie_san: bool = True
+    """憋三: 3s only as a player's final play; a play leaving only 3s that is beaten smothers (闷) its player."""
+
+    # 9. Buying 3s and 4s
+    buy_four: bool = False
+    """买四: every player must hold a 4 before play, bought like the 3s."""
+    buy_four_optional: bool = False
+    """A player without a 4 may decline to buy one (菏泽)."""
+    no_three: NoThree = "revolt"
+    """A player who can get no 3 and holds no 2 and no joker: revolts ("revolt") or is given one ("free")."""
+
+    # 4. Beating
+    big_joker_kill: bool = False
+    """大王二杀一, 三小灭一大: two big or three small jokers cover one big joker (通用规则)."""
+
+    # 8. 开点 and 宣点
+    kaidian_needs_four: bool = False
+    """开点发4: an opening counts only if the opener's next lead is 4s."""
+    kaidian_four_single: bool = False
+    """With kaidian_needs_four: that lead must be a single 4 (章丘), not any play of 4s."""
+    four_forfeits_kaidian: bool = False
+    """With kaidian_needs_four: playing 4s other than to complete an opening gives up opening this deal."""
+    kaidian_allows_money: bool = False
+    """Threshold plays with 2s attached and twos-only plays also open the point (菏泽)."""
+    kaidian_until_out: int = 2
+    """Nobody can open the point once this many players have gone out."""
+    xuandian: bool = True
+    """宣点: before play each player may declare that their opposite will not open the point."""
+
+    # 6. Burning
+    burn_needs_kaidian: bool = False
+    """A player must have opened the point to burn (昌邑, 通用)."""
+    burn_after_four_forfeit: bool = False
+    """With burn_needs_kaidian: giving up the opening by playing a 4 also allows burning (通用: 先发4认不开点)."""
+    burn_before_first_out: bool = False
+    """No burning once anyone has gone out (章丘)."""
+
+    # 5.4 Free-for-all
+    luanchan_at: int = 4
+    """四户乱缠: the free-for-all starts when only this many players are still in play (章丘: 5)."""
+
+    # 10. Revolution
+    revolution: bool = True
+    """革命: a player with no joker and no 2 may lay down their hand; two revolutions void the deal."""
+    yaotou_limit: int = 3
+    """要头: how many of their gouji plays the revolutionary's opposite keeps protected."""
+
+    # 11. Card counts
+    show_counts: ShowCounts = "always"
+    """报牌: whether other players' card counts are shown: always, once at or below 10, or never."""
+
+    # 12. Tribute
+    tribute: bool = True
+    """进贡: deals of a set pay tribute owed from the deal before."""
+    set_length: int = 5
+    """Deals in a set."""
+    tribute_order: tuple[str, ...] = TRIBUTE_KINDS
+    """The order tribute is paid in: men (闷贡), shao (烧贡), dian (点贡), luo (落贡)."""
+    no_return: bool = False
+    """No 还贡: the receivers of 落贡 return nothing (章丘)."""
+    kanggong: bool = False
+    """抗贡: four big jokers pay no tribute for the whole team, four small jokers none for oneself (章丘)."""
+    sweep_tribute: SweepTribute = "opposite"
+    """串三户: each sweeper receives one from their opposite, the rest waived; or the three losers each pay
+    one 落贡 and point tribute is still paid (章丘: "losers_pay")."""
+
+    # 13. Scoring
+    scoring: Scoring = "set"
+    """``set``: place_points and sweep_points; ``tournament``: 6..1 small points (比赛规则)."""
+    place_points: tuple[int, int, int, int, int, int] = (4, 2, 0, 0, -2, -4)
+    """Points for 头科, 二科, 三科, 四科, 二落, 大落."""
+    sweep_points: int = 12
+    """Points per team member for a sweep (串三户), won or lost."""
+
+    extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+    def __post_init__(self) -> None:
+        removed = self.removed
+        if isinstance(removed, Mapping):
+            removed = tuple(removed.items())
+        norm: list[tuple[str, int]] = []
+        for rank, n in removed:
+            key = str(rank).upper().replace("10", "T")
+            if key not in RANK_INDEX or not isinstance(n, int) or n < 0:
+                raise UnknownRules(f"removed: {rank!r}: {n!r} is not a rank and a count")
+            norm.append((key, n))
+        object.__setattr__(self, "removed", tuple(sorted(norm, key=lambda p: RANK_INDEX[p[0]])))
+        if self.decks < 1:
+            raise UnknownRules("decks must be at least 1")
+        if not 2 <= self.luanchan_at <= 6:
+            raise UnknownRules("luanchan_at must be between 2 and 6")
+        for kind in self.tribute_order:
+            if kind not in TRIBUTE_KINDS:
+                raise UnknownRules(f"tribute_order: {kind!r} is not one of {', '.join(TRIBUTE_KINDS)}")
+        if self.show_counts not in ("always", "at_or_below_10", "never"):
+            raise UnknownRules(f"show_counts: {self.show_counts!r} is not always, at_or_below_10 or never")
+
+    @classmethod
+    def preset(cls, name: str) -> RuleSet:
+        """The named preset of RULES.md section 14 (see :data:`PRESETS`)."""
+        try:
+            return _PRESETS[name]
+        except KeyError:
+            raise UnknownRules(f"no preset {name!r}; the presets are {', '.join(PRESETS)}") from None
+
+    def replace(self, **changes: Any) -> RuleSet:
+        """A copy with some options changed; an unknown option name is an error."""
+        names = {f.name for f in dataclasses.fields(self)}
+        for key in changes:
+            if key not in names:
+                raise UnknownRules(f"no rule option {key!r}")
+        return dataclasses.replace(self, **changes)
+
+    @property
+    def removed_counts(self) -> dict[int, int]:
+        """``removed`` as rank index → count."""
+        return {RANK_INDEX[r]: n for r, n in self.removed}
+
+    @property
+    def deck_size(self) -> int:
+        """The number of cards dealt."""
+        return 54 * self.decks - sum(n for _, n in self.removed)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The options as plain JSON-serialisable data (``from_dict`` reads it back)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            if f.name == "extra":
+                continue
+            v = getattr(self, f.name)
+            if f.name == "removed":
+                v = {r: n for r, n in v}
+            elif isinstance(v, tuple):
+                v = list(v)
+            out[f.name] = v
+        return out
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
+        """Rebuild a rule set from :meth:`to_dict` output."""
+        names = {f.name for f in dataclasses.fields(cls)}
+        unknown = set(data) - names
+        if unknown:
+            raise UnknownRules(f"unknown rule options: {', '.join(sorted(unknown))}")
+        kw = dict(data)
+        for key in ("tribute_order", "place_points"):
+            if key in kw:
+                kw[key] = tuple(kw[key])
+        return cls(**kw)
+
+
+def _p(name: str, source: str, **kw: Any) -> RuleSet:
+    return RuleSet(name=name, source=source, **kw)
+
+
+_THREES_FOURS = (("3", 10), ("4", 10))
+
+_PRESETS: dict[str, RuleSet] = {
+    "qingdao": _p("qingdao", "001 青岛, 000 大纲"),
+    "tournament": _p(
+        "tournament",
+        "000 比赛规则",
+        bie_san=False,
+        revolution=False,
+        xuandian=False,
+        tribute=False,
+        show_counts="at_or_below_10",
+        scoring="tournament",
+        set_length=4,
+    ),
+    "tongyong": _p(
+        "tongyong",
+        "003 通用规则",
+        removed=(("3", 10), ("4", 8)),
+        buy_four=True,
+        big_joker_kill=True,
+        kaidian_needs_four=True,
+        four_forfeits_kaidian=True,
+        burn_needs_kaidian=True,
+        burn_after_four_forfeit=True,
+        show_counts="at_or_below_10",
+    ),
+    "changyi": _p(
+        "changyi",
+        "001 昌邑",
+        removed=_THREES_FOURS,
+        kaidian_needs_four=True,
+        four_forfeits_kaidian=True,
+        burn_needs_kaidian=True,
+    ),
+    "zoucheng": _p("zoucheng", "001 邹城", removed=_THREES_FOURS, show_counts="never"),
+    "zhangqiu": _p(
+        "zhangqiu",
+        "001 章丘",
+        removed=_THREES_FOURS,
+        buy_four=True,
+        no_three="free",
+        kaidian_needs_four=True,
+        kaidian_four_single=True,
+        kaidian_until_out=1,
+        burn_before_first_out=True,
+        luanchan_at=5,
+        show_counts="never",
+        tribute_order=("dian", "shao", "men", "luo"),
+        no_return=True,
+        kanggong=True,
+        sweep_tribute="losers_pay",
+    ),
+    "zaozhuang": _p("zaozhuang", "001 枣庄", decks=6),
+    "heze": _p(
+        "heze",
+        "001 菏泽",
+        removed=_THREES_FOURS,
+        buy_four=True,
+        buy_four_optional=True,
+        no_three="free",
+        kaidian_allows_money=True,
+        revolution=False,
+        xuandian=False,
+        tribute=False,
+        show_counts="never",
+    ),
+}
+
+PRESETS: tuple[str, ...] = tuple(_PRESETS)
+"""The preset names of RULES.md section 14."""
+
+
+def resolve(rules: RuleSet | str | None) -> RuleSet:
+    """A rule set from a RuleSet, a preset name, or None (qingdao)."""
+    if rules is None:
+        return _PRESETS["qingdao"]
+    if isinstance(rules, RuleSet):
+        return rules
+    if isinstance(rules, str):
+        return RuleSet.preset(rules)
+    raise UnknownRules(f"rules must be a RuleSet or a preset name, not {type(rules).__name__}")
+
+
+assert set(RANKS) >= {r for r, _ in _THREES_FOURS}
