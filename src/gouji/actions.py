@@ -105,9 +105,7 @@ def parse_action(text: str | Play | Burn | Decision) -> Action:
         return parse_play(s)
     except InvalidPlay as e:
         names = ", ".join(Decision._all)
-        raise InvalidAction(
-            f"{text!r} is not an action ({e}); actions are plays, 'burn <cards>', {names}"
-        ) from None
+        raise InvalidAction(f"{text!r} is not an action ({e}); actions are plays, 'burn <cards>', {names}") from None
 
 
 class _Block:
@@ -148,9 +146,7 @@ class LegalActions(Sequence[Action]):
         self._len = len(explicit) + sum(b.size for b in self._blocks)
 
     @classmethod
-    def leads(
-        cls, hand: Sequence[int], allow_threes: bool, explicit: list[Action] | None = None
-    ) -> LegalActions:
+    def leads(cls, hand: Sequence[int], allow_threes: bool, explicit: list[Action] | None = None) -> LegalActions:
         """Every lead from ``hand``: one natural rank (any count) with any 2s and jokers, 2s with any
         jokers, or jokers alone.  Without ``allow_threes`` no play holds a 3."""
         from .cards import ACE, BIG, SMALL, THREE, TWO

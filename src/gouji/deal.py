@@ -128,23 +128,39 @@ class Deal:
 
     @classmethod
     def from_hands(
-        cls, hands: Sequence[str | Sequence[int]], rules: RuleSet | str | None = "qingdao", leader: int = 0
+        cls,
+        hands: Sequence[str | Sequence[int]],
+        rules: RuleSet | str | None = "qingdao",
+        leader: int = 0,
+        setup: bool = False,
+        seed: int | str | None = None,
     ) -> Deal:
-        """A deal straight into play from six hands (texts or count vectors): no buying, revolution,
-        宣点 or tribute.  Seat ``leader`` leads first."""
+        """A deal from six given hands (texts or count vectors); seat ``leader`` leads first.
+
+        By default it goes straight into play: no buying, revolution, 宣点 or tribute.  With ``setup``
+        the before-play phases run as in :meth:`new`; should two revolutions void the deal, it is dealt
+        again from ``seed``.
+        """
         rs = resolve(rules)
         counts = [C.parse_counts(h) if isinstance(h, str) else tuple(h) for h in hands]
         deal = cls(rs, counts, leader)
-        deal.events.append(
-            {
-                "type": "deal",
-                "mode": "hands",
-                "rules": rs.to_dict(),
-                "leader": leader,
-                "hands": [C.format_counts(h) for h in counts],
-            }
-        )
-        deal._start_play()
+        event: dict[str, Any] = {
+            "type": "deal",
+            "mode": "hands",
+            "rules": rs.to_dict(),
+            "leader": leader,
+            "hands": [C.format_counts(h) for h in counts],
+        }
+        if setup:
+            event["setup"] = True
+            event["seed"] = seed
+        deal.events.append(event)
+        if setup:
+            deal._rng = random.Random(seed)
+            deal._deck = tuple(sum(h[r] for h in counts) for r in range(C.NUM_RANKS))
+            deal._setup()
+        else:
+            deal._start_play()
         return deal
 
     @classmethod
@@ -194,7 +210,9 @@ class Deal:
         if first.get("mode") == "seed":
             deal = cls.new(rules, seed=first["seed"], leader=first.get("leader"))
         else:
-            deal = cls.from_hands(first["hands"], rules, leader=first["leader"])
+            deal = cls.from_hands(
+                first["hands"], rules, leader=first["leader"], setup=first.get("setup", False), seed=first.get("seed")
+            )
         for i, e in enumerate(evs):
             if e.get("type") == "act":
                 try:
@@ -294,9 +312,7 @@ class Deal:
         if self.rules.revolution:
             self.phase = SETUP_REVOLUTION
             self._queue = [
-                (self.first_leader + i) % SEATS
-                for i in range(SEATS)
-                if self.in_play[(self.first_leader + i) % SEATS]
+                (self.first_leader + i) % SEATS for i in range(SEATS) if self.in_play[(self.first_leader + i) % SEATS]
             ]
         else:
             self._after_revolution()
@@ -316,9 +332,7 @@ class Deal:
             self.phase = SETUP_XUANDIAN
             skip = set(self.revolted) | {opposite(s) for s in self.revolted}
             self._queue = [
-                (self.first_leader + i) % SEATS
-                for i in range(SEATS)
-                if (self.first_leader + i) % SEATS not in skip
+                (self.first_leader + i) % SEATS for i in range(SEATS) if (self.first_leader + i) % SEATS not in skip
             ]
             self._next_setup()
             return
@@ -368,7 +382,7 @@ class Deal:
         if len(self.revolted) < 2:
             return False
         rng = self._rng
-        assert rng is not None, "revolutions only happen in dealt deals"
+        assert rng is not None, "revolutions only happen in deals with setup phases"
         hands = C.deal_hands(self._deck, SEATS, self.first_leader, rng)
         self.events.append(
             {"type": "void", "revolted": list(self.revolted), "hands": [C.format_counts(h) for h in hands]}
@@ -541,12 +555,7 @@ class Deal:
             self._pending_open = -1
 
         # the play beaten: 闷 (smothered) when it left only 3s
-        if (
-            prev is not None
-            and rules.bie_san
-            and self.in_play[prev_seat]
-            and _only_threes(self.hands[prev_seat])
-        ):
+        if prev is not None and rules.bie_san and self.in_play[prev_seat] and _only_threes(self.hands[prev_seat]):
             self.smothered.append((prev_seat, s))
             self.status[prev_seat] = SMOTHERED
             self.in_play[prev_seat] = False

@@ -1,0 +1,365 @@
+"""The ``gouji`` command: ``gouji rules`` shows the rule sets, ``gouji sim`` plays random deals and reports.
+
+:func:`simulate` is the statistics behind ``gouji sim`` as a plain function, for tests and later tools.
+"""
+
+from __future__ import annotations
+
+import ast
+import dataclasses
+import functools
+import inspect
+import json
+import random
+import time
+from collections.abc import Callable, Sequence
+from typing import Any
+
+import click
+from rich import box
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+from rich.text import Text
+
+from . import __version__
+from . import rules as rules_module
+from .deal import PLACE_NAMES, SEATS, Deal, team
+from .rules import PRESETS, RuleSet, resolve
+
+BURN_RESULTS = ("success", "broken", "countered", "failed", "ended")
+"""How a burn (烧牌) ends, as ``Deal.burns`` records it."""
+SEED_STRIDE = 1_000_003
+"""Deal ``i`` of a run with seed ``S`` is dealt from seed ``S * SEED_STRIDE + i``."""
+MAX_DECISIONS = 200_000
+"""A deal taking more decisions than this is an engine bug: :func:`play_random` stops with an error."""
+TOURNAMENT_POINTS = (6, 5, 4, 3, 2, 1)
+"""Small points for 头科 … 大落 under tournament scoring (比赛规则, RULES.md section 13)."""
+_NOT_OPTIONS = ("name", "source", "extra")
+
+
+# ---------------------------------------------------------------------------------------------- rule sets
+
+
+def option_names() -> list[str]:
+    """The RuleSet options, in declaration order (without ``name``, ``source`` and ``extra``)."""
+    return [f.name for f in dataclasses.fields(RuleSet) if f.name not in _NOT_OPTIONS]
+
+
+@functools.cache
+def option_docs() -> dict[str, str]:
+    """Each RuleSet field's attribute docstring, first paragraph on one line, read from ``rules.py``."""
+    try:
+        tree = ast.parse(inspect.getsource(rules_module))
+    except (OSError, TypeError):  # pragma: no cover - no source shipped
+        return {}
+    cls = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "RuleSet")
+    docs: dict[str, str] = {}
+    for stmt, nxt in zip(cls.body, cls.body[1:], strict=False):
+        if (
+            isinstance(stmt, ast.AnnAssign)
+            and isinstance(stmt.target, ast.Name)
+            and isinstance(nxt, ast.Expr)
+            and isinstance(nxt.value, ast.Constant)
+            and isinstance(nxt.value.value, str)
+        ):
+            first = inspect.cleandoc(nxt.value.value).split("\n\n")[0]
+            docs[stmt.target.id] = " ".join(first.split())
+    return docs
+
+
+def format_value(name: str, value: Any) -> str:
+    """An option's value as short text: ``true``/``false``, ``3×10 4×8`` for removed cards, lists spaced."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if name == "removed":
+        return " ".join(f"{rank}×{n}" for rank, n in value) or "none"
+    if isinstance(value, tuple):
+        return " ".join(str(v) for v in value)
+    return str(value)
+
+
+def presets_table() -> Table:
+    """Every preset side by side, as RULES.md section 14: values that differ from qingdao in bold, the same
+    values dimmed.  Compact enough for a 100-column terminal."""
+    presets = [RuleSet.preset(p) for p in PRESETS]
+    base = presets[0]
+    table = Table(box=box.SIMPLE_HEAD, padding=0, show_edge=False, header_style="bold")
+    table.title = "Rule presets — bold: differs from qingdao; gouji rules PRESET describes each option"
+    table.title_justify = "left"
+    table.add_column("option", no_wrap=True, style="cyan")
+    for p in presets:
+        # fixed widths: 23 + 9 + 59 + 8 gaps = 99 columns; the values wrap at spaces
+        table.add_column(p.name, width=max(9 if p is base else 8, len(p.name)), overflow="fold")
+    table.add_row("source", *(Text(p.source, style="dim") for p in presets), end_section=True)
+    for name in option_names():
+        cells = []
+        for p in presets:
+            value = getattr(p, name)
+            style = "" if p is base else "bold yellow" if value != getattr(base, name) else "dim"
+            # words joined by "_" wrap badly in narrow columns: spaces here, the exact token in `rules PRESET`
+            cells.append(Text(format_value(name, value).replace("_", " "), style=style))
+        table.add_row(name, *cells)
+    return table
+
+
+def preset_table(rules: RuleSet) -> Table:
+    """One preset's options with their descriptions; ``*`` marks a value that differs from qingdao."""
+    base = RuleSet.preset("qingdao")
+    docs = option_docs()
+    table = Table(title=f"{rules.name} — {rules.source}", title_justify="left")
+    table.add_column("option", no_wrap=True, style="cyan")
+    table.add_column("value", max_width=20, overflow="fold")
+    table.add_column("description", ratio=1, overflow="fold")
+    differs = False
+    for name in option_names():
+        value = getattr(rules, name)
+        text = Text(format_value(name, value))
+        if value != getattr(base, name):
+            differs = True
+            text.stylize("bold yellow")
+            text.append(" *")
+        table.add_row(name, text, docs.get(name, ""))
+    if differs:
+        table.caption = "* differs from qingdao"
+    return table
+
+
+# ---------------------------------------------------------------------------------------------- simulation
+
+
+def place_score_table(rules: RuleSet) -> tuple[int, ...]:
+    """The points each place scores, 头科 first: ``place_points`` under set scoring, 6..1 for tournament."""
+    return TOURNAMENT_POINTS if rules.scoring == "tournament" else tuple(rules.place_points)
+
+
+def play_random(deal: Deal, rng: random.Random) -> None:
+    """Play ``deal`` to its end, each decision uniformly at random among the legal actions."""
+    while deal.to_act is not None:
+        if deal.decisions >= MAX_DECISIONS:
+            raise RuntimeError(f"the deal did not end after {MAX_DECISIONS} decisions")
+        legal = deal.legal_actions()
+        deal.act(legal[rng.randrange(len(legal))])
+
+
+def simulate(
+    rules: RuleSet | str,
+    deals: int,
+    seed: int,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, Any]:
+    """Play ``deals`` deals between uniformly random players and gather what happened.
+
+    Deal ``i`` is dealt by ``Deal.new(rules, seed=seed * SEED_STRIDE + i)`` and its players draw from their
+    own generator, seeded from the same number (but a different stream from the shuffle), so a run is
+    reproducible from ``seed``.  ``progress`` is called with the number of deals done after each deal.
+
+    Returns JSON-serialisable data; everything in it but ``timing`` depends only on the arguments.
+    """
+    if deals < 1:
+        raise ValueError(f"deals must be at least 1, not {deals}")
+    rs = resolve(rules)
+    points = place_score_table(rs)
+    place_counts = [[0] * SEATS for _ in range(SEATS)]
+    sweeps = [0, 0]
+    burns = dict.fromkeys(BURN_RESULTS, 0)
+    smothered = revolutions = voids = openings = declarations = ffa = decisions = 0
+    elapsed = 0.0
+    for i in range(deals):
+        n = seed * SEED_STRIDE + i
+        rng = random.Random(f"players {n}")
+        start = time.perf_counter()
+        deal = Deal.new(rs, seed=n)
+        play_random(deal, rng)
+        elapsed += time.perf_counter() - start
+
+        assert deal.places is not None
+        for place, seat in enumerate(deal.places):
+            place_counts[seat][place] += 1
+        if deal.sweep is not None:
+            sweeps[deal.sweep] += 1
+        for burn in deal.burns:
+            burns[burn["result"]] += 1
+        smothered += len(deal.smothered)
+        revolutions += len(deal.revolted)
+        voids += sum(1 for e in deal.events if e["type"] == "void")
+        openings += sum(deal.opened)
+        declarations += sum(deal.declared)
+        ffa += deal.ffa
+        decisions += deal.decisions
+        if progress is not None:
+            progress(i + 1)
+
+    mean_place = [sum((p + 1) * c for p, c in enumerate(place_counts[s])) / deals for s in range(SEATS)]
+    seats = [{"seat": s, "team": team(s), "places": place_counts[s], "mean_place": mean_place[s]} for s in range(SEATS)]
+    teams = []
+    for t in (0, 1):
+        members = [s for s in range(SEATS) if team(s) == t]
+        total = sum(points[p] * place_counts[s][p] for s in members for p in range(SEATS))
+        teams.append(
+            {
+                "team": t,
+                "seats": members,
+                "mean_place": sum(mean_place[s] for s in members) / len(members),
+                "place_points": total,
+                "mean_place_points": total / deals,
+                "sweeps": sweeps[t],
+            }
+        )
+    return {
+        "rules": rs.name,
+        "deals": deals,
+        "seed": seed,
+        "place_names": list(PLACE_NAMES),
+        "place_scores": list(points),
+        "seats": seats,
+        "teams": teams,
+        "burns": {"started": sum(burns.values()), **burns},
+        "smothered": smothered,
+        "revolutions": revolutions,
+        "void_deals": voids,
+        "openings": openings,
+        "declarations": declarations,
+        "free_for_all": ffa,
+        "decisions": decisions,
+        "mean_decisions": decisions / deals,
+        "timing": {
+            "seconds": elapsed,
+            "deals_per_second": deals / elapsed if elapsed else None,
+            "decisions_per_second": decisions / elapsed if elapsed else None,
+        },
+    }
+
+
+def _pct(n: int, of: int) -> str:
+    return f"{100 * n / of:.1f}%" if of else "—"
+
+
+def _rate(x: float | None) -> str:
+    return "—" if x is None else f"{x:,.0f}"
+
+
+def report_tables(stats: dict[str, Any]) -> list[Table]:
+    """``simulate`` output as rich tables: places by seat, teams, events, speed."""
+    deals: int = stats["deals"]
+    names: Sequence[str] = stats["place_names"]
+
+    places = Table(title="Places by seat", title_justify="left")
+    places.add_column("seat", justify="right")
+    places.add_column("team", justify="right")
+    for name in names:
+        places.add_column(name, justify="right")
+    places.add_column("mean place", justify="right")
+    for row in stats["seats"]:
+        places.add_row(str(row["seat"]), str(row["team"]), *(str(c) for c in row["places"]), f"{row['mean_place']:.2f}")
+    places.caption = "mean place: 1 = 头科 … 6 = 大落"
+
+    teams = Table(title="Teams", title_justify="left")
+    for col in ("team", "seats", "mean place", "place points / deal", "sweeps (串三户)"):
+        teams.add_column(col, justify="right")
+    for row in stats["teams"]:
+        teams.add_row(
+            str(row["team"]),
+            " ".join(str(s) for s in row["seats"]),
+            f"{row['mean_place']:.2f}",
+            f"{row['mean_place_points']:+.3f}",
+            f"{row['sweeps']} ({_pct(row['sweeps'], deals)})",
+        )
+    teams.caption = "place points: " + " ".join(
+        f"{n} {p:+d}" for n, p in zip(names, stats["place_scores"], strict=True)
+    )
+
+    events = Table(title="Events", title_justify="left")
+    events.add_column("event")
+    events.add_column("count", justify="right")
+    events.add_column("per deal", justify="right")
+    burns = stats["burns"]
+    rows: list[tuple[str, int]] = [("burns started (烧牌)", burns["started"])]
+    labels = {
+        "success": "succeeded (烧成功)",
+        "broken": "broken (解烧)",
+        "countered": "counter-burned (反烧)",
+        "failed": "failed (烧失败)",
+        "ended": "ended by the deal / free-for-all",
+    }
+    rows += [(f"  {labels[r]}", burns[r]) for r in BURN_RESULTS]
+    rows += [
+        ("smothered (闷)", stats["smothered"]),
+        ("revolutions (革命)", stats["revolutions"]),
+        ("void deals (流局)", stats["void_deals"]),
+        ("openings (开点)", stats["openings"]),
+        ("declarations (宣点)", stats["declarations"]),
+        ("free-for-all reached (乱缠)", stats["free_for_all"]),
+    ]
+    for label, n in rows:
+        events.add_row(label, str(n), f"{n / deals:.3f}")
+
+    timing = stats["timing"]
+    speed = Table(title="Speed", title_justify="left")
+    speed.add_column("decisions / deal", justify="right")
+    speed.add_column("deals / s", justify="right")
+    speed.add_column("decisions / s", justify="right")
+    speed.add_column("seconds", justify="right")
+    speed.add_row(
+        f"{stats['mean_decisions']:.1f}",
+        _rate(timing["deals_per_second"]),
+        _rate(timing["decisions_per_second"]),
+        f"{timing['seconds']:.2f}",
+    )
+    return [places, teams, events, speed]
+
+
+# ---------------------------------------------------------------------------------------------- commands
+
+_PRESET = click.Choice(PRESETS, case_sensitive=False)
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="gouji")
+def main() -> None:
+    """Shandong Gouji (够级): the rule sets, and a simulator of random deals."""
+
+
+@main.command()
+@click.argument("preset", required=False, type=_PRESET)
+@click.option("--json", "as_json", is_flag=True, help="Print the options as JSON.")
+def rules(preset: str | None, as_json: bool) -> None:
+    """Show the rule presets side by side, or one PRESET with what each option means."""
+    if as_json:
+        data: Any = RuleSet.preset(preset).to_dict() if preset else {p: RuleSet.preset(p).to_dict() for p in PRESETS}
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    Console().print(preset_table(RuleSet.preset(preset)) if preset else presets_table())
+
+
+@main.command()
+@click.option("--rules", "preset", type=_PRESET, default="qingdao", show_default=True, help="The rule preset.")
+@click.option("--deals", type=click.IntRange(min=1), default=100, show_default=True, help="How many deals.")
+@click.option("--seed", type=int, default=None, help="Seed of the run (default: a random one, reported).")
+@click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
+def sim(preset: str, deals: int, seed: int | None, as_json: bool) -> None:
+    """Play DEALS deals between uniformly random players and report what happened."""
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    rs = RuleSet.preset(preset)
+    err = Console(stderr=True)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+    with bar:
+        task = bar.add_task(f"{rs.name} deals", total=deals)
+        stats = simulate(rs, deals, seed, progress=lambda done: bar.update(task, completed=done))
+    if as_json:
+        click.echo(json.dumps(stats, ensure_ascii=False, indent=2))
+        return
+    out = Console()
+    out.print(f"[bold]{rs.name}[/] ({rs.source}): {deals} random deals, seed {seed}")
+    for table in report_tables(stats):
+        out.print()
+        out.print(table)
