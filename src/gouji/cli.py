@@ -142,6 +142,18 @@ def play_random(deal: Deal, rng: random.Random) -> None:
         deal.act(legal[rng.randrange(len(legal))])
 
 
+def random_deal(rules: RuleSet | str, seed: int, i: int) -> Deal:
+    """Deal ``i`` of a run with ``seed``, played to its end by uniformly random players.
+
+    The deal is ``Deal.new(rules, seed=seed * SEED_STRIDE + i)``; the players draw from a generator of their
+    own seeded from that number, so their choices are not the shuffle's numbers over again.
+    """
+    n = seed * SEED_STRIDE + i
+    deal = Deal.new(rules, seed=n)
+    play_random(deal, random.Random(f"players {n}"))
+    return deal
+
+
 def simulate(
     rules: RuleSet | str,
     deals: int,
@@ -150,9 +162,9 @@ def simulate(
 ) -> dict[str, Any]:
     """Play ``deals`` deals between uniformly random players and gather what happened.
 
-    Deal ``i`` is dealt by ``Deal.new(rules, seed=seed * SEED_STRIDE + i)`` and its players draw from their
-    own generator, seeded from the same number (but a different stream from the shuffle), so a run is
-    reproducible from ``seed``.  ``progress`` is called with the number of deals done after each deal.
+    The deals are ``random_deal(rules, seed, i)`` for i in 0 … deals-1, so a run is reproducible from
+    ``seed``.  ``progress`` is called with the number of deals done after each deal.  ``timing`` measures
+    the dealing and playing only.
 
     Returns JSON-serialisable data; everything in it but ``timing`` depends only on the arguments.
     """
@@ -166,11 +178,8 @@ def simulate(
     smothered = revolutions = voids = openings = declarations = ffa = decisions = 0
     elapsed = 0.0
     for i in range(deals):
-        n = seed * SEED_STRIDE + i
-        rng = random.Random(f"players {n}")
         start = time.perf_counter()
-        deal = Deal.new(rs, seed=n)
-        play_random(deal, rng)
+        deal = random_deal(rs, seed, i)
         elapsed += time.perf_counter() - start
 
         assert deal.places is not None

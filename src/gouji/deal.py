@@ -606,7 +606,7 @@ class Deal:
         """The seats that may burn ``play`` of seat ``s``, in priority order: the player's own team first
         (联邦烧牌优先), then the others, each in turn order from the player."""
         rules = self.rules
-        if final or self.headless(s):
+        if final or (self.headless(s) and not self._protected):
             return []
         if rules.burn_before_first_out and self.out_order:
             return []
@@ -649,7 +649,7 @@ class Deal:
                 if c != top_seat and in_play[c] and not (pt >> c) & 1:
                     return c
             return -1
-        if top.gouji and not self.headless(top_seat):
+        if top.gouji and (self._protected or not self.headless(top_seat)):
             if self._protected:
                 return -1
             opp = opposite(top_seat)
@@ -679,7 +679,11 @@ class Deal:
         leader = seat
         while not self.in_play[leader]:
             leader = (leader + 1) % SEATS
-        if leader == seat and top.opens_point(self.rules.kaidian_allows_money) and self._can_open(seat):
+        if (
+            leader == seat
+            and top.opens_point(self.rules.kaidian_allows_money)
+            and self._can_open(seat, self._protected)
+        ):
             if self.rules.kaidian_needs_four:
                 self._pending_open = seat
             else:
@@ -687,12 +691,13 @@ class Deal:
         self.events.append({"type": "round", "leader": leader})
         self._new_round(leader)
 
-    def _can_open(self, s: int) -> bool:
+    def _can_open(self, s: int, protected: bool) -> bool:
+        """Whether seat ``s`` may open the point now (a 要头-protected play counts as having a head)."""
         return (
             not self.opened[s]
             and not self.ffa
             and len(self.out_order) < self.rules.kaidian_until_out
-            and not self.headless(s)
+            and (protected or not self.headless(s))
             and not self.forfeited[s]
         )
 
