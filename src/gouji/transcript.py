@@ -1,0 +1,83 @@
+"""A deal's log as text a person can read: the hands, each decision and what followed from it.
+
+Used by the golden files of the test suite (a readable diff when behaviour changes) and by the
+command line.  It prints whatever the log holds: a full record shows every hand; a seat's view
+(``deal.view(seat)["log"]``) shows only that seat's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any
+
+PLACE_NAMES = ("头科", "二科", "三科", "四科", "二落", "大落")
+
+
+def _hands(hands: list[str]) -> list[str]:
+    return [f"  seat {s} ({len(h):2d}): {h}" for s, h in enumerate(hands)]
+
+
+def format_event(e: Mapping[str, Any]) -> list[str]:
+    """The lines for one event."""
+    kind = e["type"]
+    if kind == "deal":
+        head = f"deal ({e['rules']['name']})" if "rules" in e else "deal"
+        if e.get("seed") is not None:
+            head += f", seed {e['seed']}"
+        lead = e.get("first_leader", e.get("leader"))
+        lines = [f"{head}, first leader seat {lead}"]
+        if "hands" in e:
+            lines += _hands(e["hands"])
+        elif "hand" in e:
+            lines.append(f"  my hand ({len(e['hand'])}): {e['hand']}")
+        return lines
+    if kind == "void":
+        lines = [f"two revolutions (seats {', '.join(map(str, e['revolted']))}): the deal is void, dealt again"]
+        if "hands" in e:
+            lines += _hands(e["hands"])
+        elif "hand" in e:
+            lines.append(f"  my hand ({len(e['hand'])}): {e['hand']}")
+        return lines
+    if kind == "act":
+        return [f"seat {e['seat']}: {e['action']}"]
+    if kind == "buy":
+        what = {
+            "buy": f"buys a {e['rank']} from seat {e['from']} for a {e['paid']}",
+            "give": f"is given a {e['rank']} by teammate seat {e['from']}",
+            "free": f"is given a {e['rank']} by seat {e['from']}",
+        }.get(e.get("kind", ""), f"gets no {e['rank']}")
+        return [f"  seat {e['seat']} {what}"]
+    simple = {
+        "revolution": "  seat {seat} revolts (革命), laying down {hand}",
+        "play": "play begins: seat {leader} leads",
+        "round": "  round over: seat {leader} leads",
+        "yield": "  seat {seat} yields (让牌)",
+        "burn": "  seat {seat} burns seat {burned}'s play (烧牌, level {level})",
+        "burn_success": "  seat {seat}'s burn succeeds (烧成功)",
+        "burn_broken": "  seat {seat}'s burn is broken (解烧)",
+        "burn_countered": "  seat {seat}'s burn is counter-burned (反烧)",
+        "burn_failed": "  seat {seat}'s burn fails (烧失败): out of play, last",
+        "burn_ended": "  seat {seat}'s burn ends without result",
+        "smothered": "  seat {seat} is smothered (闷) by seat {by}",
+        "out": "  seat {seat} goes out ({order})",
+        "open": "  seat {seat} opens the point (开点)",
+        "forfeit": "  seat {seat} played a 4: gives up opening the point",
+        "free_for_all": "  free-for-all (乱缠) begins",
+    }
+    if kind in simple:
+        return [simple[kind].format(**e)]
+    if kind == "end":
+        places = e["places"]
+        line = "deal over: " + ", ".join(f"{PLACE_NAMES[i]} seat {s}" for i, s in enumerate(places))
+        if e.get("sweep") is not None:
+            line += f"; team {e['sweep']} sweeps (串三户)"
+        return [line]
+    return [f"  {kind}: " + ", ".join(f"{k}={v}" for k, v in e.items() if k != "type")]
+
+
+def format_events(events: Iterable[Mapping[str, Any]]) -> str:
+    """The whole log as text, one line per decision or consequence."""
+    lines: list[str] = []
+    for e in events:
+        lines += format_event(e)
+    return "\n".join(lines) + "\n"
