@@ -862,11 +862,17 @@ class Deal:
 
     # ------------------------------------------------------------------ views
 
-    def count_visible(self, seat: int, of: int) -> int | None:
-        """The card count of seat ``of`` as seat ``seat`` sees it (None when hidden by show_counts)."""
+    def count_visible(self, seat: int | None, of: int) -> int | None:
+        """The card count of seat ``of`` as seat ``seat`` (None: the public) sees it.
+
+        A player's own count is always known, a player who went out holds 0 and a revolutionary's hand
+        lies face up; otherwise ``show_counts`` decides (None when hidden)."""
         n = sum(self.hands[of])
-        if seat == of or self.status[of] != IN_PLAY:
-            return n if seat == of else (n if self.status[of] in (REVOLTED,) else None)
+        status = self.status[of]
+        if seat == of or status == REVOLTED:
+            return n
+        if status == OUT:
+            return 0
         mode = self.rules.show_counts
         if mode == "always" or (mode == "at_or_below_10" and n <= 10):
             return n
@@ -888,7 +894,7 @@ class Deal:
                     "seat": s,
                     "team": team(s),
                     "status": self.status[s],
-                    "cards": self.count_visible(seat, s) if seat is not None else self._public_count(s),
+                    "cards": self.count_visible(seat, s),
                     "opened": self.opened[s],
                     "forfeited": self.forfeited[s],
                     "declared": self.declared[s],
@@ -923,15 +929,6 @@ class Deal:
         if seat is not None:
             v["hand"] = self.hand(seat)
         return v
-
-    def _public_count(self, s: int) -> int | None:
-        if self.status[s] == REVOLTED:
-            return sum(self.hands[s])
-        n = sum(self.hands[s])
-        mode = self.rules.show_counts
-        if mode == "always" or (mode == "at_or_below_10" and n <= 10):
-            return n
-        return None
 
     @staticmethod
     def _public_event(e: dict[str, Any], seat: int | None) -> dict[str, Any]:

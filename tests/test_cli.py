@@ -1,0 +1,208 @@
+"""The ``gouji`` command: ``rules``, ``sim``, ``--version``, and the ``simulate`` function behind ``sim``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+from click.testing import CliRunner, Result
+
+import gouji
+from gouji import PRESETS, RuleSet
+from gouji.cli import BURN_RESULTS, main, option_docs, option_names, random_deal, simulate
+
+WIDE = {"COLUMNS": "100"}
+
+
+def run(*args: str) -> Result:
+    return CliRunner().invoke(main, list(args), env=WIDE)
+
+
+def sim_json(*args: str) -> dict[str, Any]:
+    result = run("sim", "--json", *args)
+    assert result.exit_code == 0, result.output
+    data: dict[str, Any] = json.loads(result.output)
+    return data
+
+
+def without_timing(stats: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in stats.items() if k != "timing"}
+
+
+def option_line(output: str, option: str) -> str:
+    """The one table line of ``option``, without the table's borders."""
+    lines = [" ".join(line.replace("│", " ").split()) for line in output.splitlines()]
+    found = [line for line in lines if line.split()[:1] == [option]]
+    assert len(found) == 1, output
+    return found[0]
+
+
+# ---------------------------------------------------------------------------------------------- --version
+
+
+def test_version() -> None:
+    result = run("--version")
+    assert result.exit_code == 0
+    assert gouji.__version__ in result.output
+
+
+# ---------------------------------------------------------------------------------------------- rules
+
+
+def test_rules_lists_every_preset_with_its_source() -> None:
+    result = run("rules")
+    assert result.exit_code == 0, result.output
+    header = next(line for line in result.output.splitlines() if line.startswith("option"))
+    assert header.split() == ["option", *PRESETS]
+    for name in option_names():
+        option_line(result.output, name)
+    # the 6-deck preset is the only one with decks 6; zhangqiu the only one with luanchan_at 5
+    assert option_line(result.output, "decks").split()[1:] == ["6" if p == "zaozhuang" else "4" for p in PRESETS]
+    assert option_line(result.output, "luanchan_at").split()[1:] == ["5" if p == "zhangqiu" else "4" for p in PRESETS]
+    assert "通用规则" in result.output and "比赛规则" in result.output
+
+
+def test_rules_fits_a_100_column_terminal() -> None:
+    from rich.cells import cell_len
+
+    for args in (["rules"], ["rules", "zhangqiu"]):
+        result = run(*args)
+        assert max(cell_len(line) for line in result.output.splitlines()) <= 100
+
+
+def test_rules_one_preset_shows_values_and_descriptions() -> None:
+    result = run("rules", "tongyong")
+    assert result.exit_code == 0, result.output
+    assert "003 通用规则" in result.output
+    line = option_line(result.output, "big_joker_kill")
+    assert line.split()[1] == "true"
+    assert "大王二杀一" in line  # the first line of the field's docstring in rules.py
+    assert option_line(result.output, "removed").split()[1:3] == ["3×10", "4×8"]
+    assert option_line(run("rules", "qingdao").output, "big_joker_kill").split()[1] == "false"
+
+
+def test_preset_names_are_case_insensitive() -> None:
+    result = run("rules", "TongYong")
+    assert result.exit_code == 0
+    assert option_line(result.output, "big_joker_kill").split()[1] == "true"
+
+
+def test_every_option_has_a_description_from_its_docstring() -> None:
+    docs = option_docs()
+    for name in option_names():
+        assert docs.get(name), f"RuleSet.{name} has no attribute docstring"
+    assert docs["bie_san"].startswith("憋三: 3s only as a player's final play")
+    assert "\n" not in docs["sweep_tribute"]  # a docstring over two lines is joined into one
+
+
+def test_rules_json_round_trips() -> None:
+    result = run("rules", "zhangqiu", "--json")
+    assert result.exit_code == 0
+    assert RuleSet.from_dict(json.loads(result.output)) == RuleSet.preset("zhangqiu")
+    every = json.loads(run("rules", "--json").output)
+    assert list(every) == list(PRESETS)
+
+
+@pytest.mark.parametrize("args", [["rules", "beijing"], ["sim", "--rules", "beijing", "--deals", "1"]])
+def test_unknown_preset_is_a_usage_error_listing_the_presets(args: list[str]) -> None:
+    result = run(*args)
+    assert result.exit_code == 2
+    assert "beijing" in result.output
+    for name in PRESETS:
+        assert name in result.output
+
+
+# ---------------------------------------------------------------------------------------------- sim
+
+
+def test_sim_json_counts_add_up() -> None:
+    stats = sim_json("--deals", "5", "--seed", "3")
+    assert stats["deals"] == 5 and stats["seed"] == 3 and stats["rules"] == "qingdao"
+    seats = stats["seats"]
+    assert [s["seat"] for s in seats] == list(range(6))
+    for s in seats:
+        assert len(s["places"]) == 6 and sum(s["places"]) == 5
+        assert s["mean_place"] == pytest.approx(sum((p + 1) * c for p, c in enumerate(s["places"])) / 5)
+    for place in range(6):
+        assert sum(s["places"][place] for s in seats) == 5
+    points = stats["place_scores"]
+    assert points == list(RuleSet.preset("qingdao").place_points)
+    total = 0
+    for t in stats["teams"]:
+        assert t["seats"] == [s for s in range(6) if s % 2 == t["team"]]
+        own = sum(points[p] * seats[s]["places"][p] for s in t["seats"] for p in range(6))
+        assert t["place_points"] == own
+        assert t["mean_place_points"] == pytest.approx(own / 5)
+        assert 0 <= t["sweeps"] <= 5
+        total += own
+    assert total == 5 * sum(points)
+    assert sum(t["sweeps"] for t in stats["teams"]) <= 5
+    burns = stats["burns"]
+    assert burns["started"] == sum(burns[r] for r in BURN_RESULTS)
+    assert stats["mean_decisions"] == pytest.approx(stats["decisions"] / 5)
+    assert stats["decisions"] > 5 * 30  # a deal of 216 cards takes many decisions
+    assert stats["timing"]["seconds"] > 0
+    assert stats["timing"]["deals_per_second"] == pytest.approx(5 / stats["timing"]["seconds"])
+
+
+def test_sim_is_reproducible_from_its_seed() -> None:
+    a = sim_json("--deals", "4", "--seed", "3")
+    b = sim_json("--deals", "4", "--seed", "3")
+    c = sim_json("--deals", "4", "--seed", "4")
+    assert without_timing(a) == without_timing(b)
+    assert [s["places"] for s in a["seats"]] != [s["places"] for s in c["seats"]]
+    assert a["decisions"] != c["decisions"]
+
+
+def test_sim_refuses_no_deals() -> None:
+    for n in ("0", "-3"):
+        result = run("sim", "--deals", n, "--seed", "1")
+        assert result.exit_code == 2
+        assert "--deals" in result.output
+    with pytest.raises(ValueError, match="at least 1"):
+        simulate("qingdao", 0, 1)
+
+
+def test_sim_tables() -> None:
+    result = run("sim", "--rules", "tongyong", "--deals", "3", "--seed", "2")
+    assert result.exit_code == 0, result.output
+    out = result.output
+    assert out.startswith("tongyong (003 通用规则): 3 random deals, seed 2")
+    for heading in ("Places by seat", "Teams", "Events", "Speed", "头科", "大落", "闷", "串三户"):
+        assert heading in out
+    stats = simulate("tongyong", 3, 2)
+    seat_rows = [line.split("│") for line in out.splitlines() if line.startswith("│") and len(line.split("│")) == 11]
+    assert [[int(c) for c in row[3:9]] for row in seat_rows] == [s["places"] for s in stats["seats"]]
+
+
+def test_sim_without_seed_reports_the_seed_it_drew() -> None:
+    stats = sim_json("--deals", "1")
+    again = sim_json("--deals", "1", "--seed", str(stats["seed"]))
+    assert without_timing(stats) == without_timing(again)
+
+
+def test_simulate_agrees_with_the_deals_it_plays() -> None:
+    stats = simulate("zhangqiu", 3, 11)
+    deals = [random_deal("zhangqiu", 11, i) for i in range(3)]
+    assert all(d.is_over for d in deals)
+    for seat in range(6):
+        assert stats["seats"][seat]["places"] == [sum(d.places[p] == seat for d in deals if d.places) for p in range(6)]
+    assert stats["smothered"] == sum(len(d.smothered) for d in deals)
+    assert stats["openings"] == sum(sum(d.opened) for d in deals)
+    assert stats["decisions"] == sum(d.decisions for d in deals)
+    assert stats["burns"]["started"] == sum(len(d.burns) for d in deals)
+    assert [t["sweeps"] for t in stats["teams"]] == [sum(d.sweep == t for d in deals) for t in (0, 1)]
+
+
+def test_simulate_scores_tournament_places_six_to_one() -> None:
+    stats = simulate("tournament", 2, 5)
+    assert stats["place_scores"] == [6, 5, 4, 3, 2, 1]
+    assert sum(t["place_points"] for t in stats["teams"]) == 2 * 21
+    assert stats["smothered"] == 0  # no 憋三, so nobody is smothered
+
+
+def test_simulate_reports_progress() -> None:
+    seen: list[int] = []
+    simulate("heze", 3, 1, progress=seen.append)
+    assert seen == [1, 2, 3]
