@@ -125,6 +125,8 @@ class Deal:
         self._last_actor = leader
         self._legal: LegalActions | None = None
         self.decisions = 0
+        self._played = [0] * C.NUM_RANKS
+        self._rule_options = rules.to_dict()
 
     @classmethod
     def from_hands(
@@ -513,9 +515,11 @@ class Deal:
     def _play(self, s: int, play: Play, burn: bool) -> None:
         rules = self.rules
         hand = self.hands[s]
+        played = self._played
         for r, n in enumerate(play.counts):
             if n:
                 hand[r] -= n
+                played[r] += n
         empty = not any(hand)
         prev, prev_seat = self.top, self.top_seat
         leading = prev is None
@@ -878,11 +882,13 @@ class Deal:
             return n
         return None
 
-    def view(self, seat: int | None) -> dict[str, Any]:
+    def view(self, seat: int | None, log: bool = True) -> dict[str, Any]:
         """Everything seat ``seat`` may know, as JSON-serialisable data; ``None`` gives the public view.
 
         Holds the seat's own hand and what is public — plays, passes, yields, burns, places, revealed
-        revolution hands, counts as ``show_counts`` allows — and nothing else.
+        revolution hands, counts as ``show_counts`` allows, the cards played so far (the card counter,
+        记牌器) — and nothing else.  ``log=False`` leaves out the event log (bots that need only the
+        state save the work of copying it).
         """
         if seat is not None and not 0 <= seat < SEATS:
             raise ValueError(f"seat must be 0-5 or None, not {seat}")
@@ -924,8 +930,11 @@ class Deal:
             "out_order": list(self.out_order),
             "places": list(self.places) if self.places else None,
             "sweep": self.sweep,
-            "log": [self._public_event(e, seat) for e in self.events],
+            "played": C.format_counts(self._played),
+            "rule_options": self._rule_options,
         }
+        if log:
+            v["log"] = [self._public_event(e, seat) for e in self.events]
         if seat is not None:
             v["hand"] = self.hand(seat)
         return v
