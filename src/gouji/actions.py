@@ -33,7 +33,12 @@ class Decision:
         return f"Decision({self.text!r})"
 
     def __reduce__(self) -> tuple[object, tuple[str]]:
-        return (Decision._all.__getitem__, (self.text,))
+        return (_decision, (self.text,))
+
+
+def _decision(text: str) -> Decision:
+    """The decision singleton with this text (pickling restores the same object)."""
+    return Decision._all[text]
 
 
 PASS = Decision("pass")

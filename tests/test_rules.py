@@ -1,0 +1,269 @@
+"""Rule sets and the presets of RULES.md section 14."""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import gouji
+from gouji import PRESETS, RuleSet, UnknownRules, resolve
+from gouji import cards as C
+
+TABLE_ORDER = ("qingdao", "tournament", "tongyong", "changyi", "zoucheng", "zhangqiu", "zaozhuang", "heze")
+
+THREES_FOURS = (("3", 10), ("4", 10))
+
+# RULES.md section 14, row by row.  A "—" of the table (tournament's 开点 rows) is left out here.
+# fmt: off
+TABLE: dict[str, dict[str, Any]] = {
+    "qingdao": dict(
+        source="001 青岛, 000 大纲", decks=4, removed=(), bie_san=True, buy_four=False, big_joker_kill=False,
+        kaidian_needs_four=False, kaidian_allows_money=False, kaidian_until_out=2, burn_needs_kaidian=False,
+        burn_before_first_out=False, luanchan_at=4, revolution=True, xuandian=True, tribute=True,
+        show_counts="always", scoring="set",
+    ),
+    "tournament": dict(
+        source="000 比赛规则", decks=4, removed=(), bie_san=False, buy_four=False, big_joker_kill=False,
+        burn_needs_kaidian=False, burn_before_first_out=False, luanchan_at=4, revolution=False, xuandian=False,
+        tribute=False, show_counts="at_or_below_10", scoring="tournament",
+    ),
+    "tongyong": dict(
+        source="003 通用规则", decks=4, removed=(("3", 10), ("4", 8)), bie_san=True, buy_four=True,
+        big_joker_kill=True, kaidian_needs_four=True, kaidian_allows_money=False, kaidian_until_out=2,
+        burn_needs_kaidian=True, burn_before_first_out=False, luanchan_at=4, revolution=True, xuandian=True,
+        tribute=True, show_counts="at_or_below_10", scoring="set",
+    ),
+    "changyi": dict(
+        source="001 昌邑", decks=4, removed=THREES_FOURS, bie_san=True, buy_four=False, big_joker_kill=False,
+        kaidian_needs_four=True, kaidian_four_single=False, kaidian_allows_money=False, kaidian_until_out=2,
+        burn_needs_kaidian=True, burn_before_first_out=False, luanchan_at=4, revolution=True, xuandian=True,
+        tribute=True, show_counts="always", scoring="set",
+    ),
+    "zoucheng": dict(
+        source="001 邹城", decks=4, removed=THREES_FOURS, bie_san=True, buy_four=False, big_joker_kill=False,
+        kaidian_needs_four=False, kaidian_allows_money=False, kaidian_until_out=2, burn_needs_kaidian=False,
+        burn_before_first_out=False, luanchan_at=4, revolution=True, xuandian=True, tribute=True,
+        show_counts="never", scoring="set",
+    ),
+    "zhangqiu": dict(
+        source="001 章丘", decks=4, removed=THREES_FOURS, bie_san=True, buy_four=True, big_joker_kill=False,
+        kaidian_needs_four=True, kaidian_four_single=True, kaidian_allows_money=False, kaidian_until_out=1,
+        burn_needs_kaidian=False, burn_before_first_out=True, luanchan_at=5, revolution=True, xuandian=True,
+        tribute=True, no_return=True, kanggong=True, show_counts="never", scoring="set",
+    ),
+    "zaozhuang": dict(
+        source="001 枣庄", decks=6, removed=(), bie_san=True, buy_four=False, big_joker_kill=False,
+        kaidian_needs_four=False, kaidian_allows_money=False, kaidian_until_out=2, burn_needs_kaidian=False,
+        burn_before_first_out=False, luanchan_at=4, revolution=True, xuandian=True, tribute=True,
+        show_counts="always", scoring="set",
+    ),
+    "heze": dict(
+        source="001 菏泽", decks=4, removed=THREES_FOURS, bie_san=True, buy_four=True, buy_four_optional=True,
+        big_joker_kill=False, kaidian_needs_four=False, kaidian_allows_money=True, kaidian_until_out=2,
+        burn_needs_kaidian=False, burn_before_first_out=False, luanchan_at=4, revolution=False, xuandian=False,
+        tribute=False, show_counts="never", scoring="set",
+    ),
+}
+# fmt: on
+
+ELSEWHERE: dict[str, dict[str, Any]] = {
+    "tournament": {"set_length": 4},  # section 13: "after 4 deals"
+    "zhangqiu": {  # section 9 (no_three_free [001 章丘]) and section 12 (order, sweep)
+        "no_three": "free",
+        "tribute_order": ("dian", "shao", "men", "luo"),
+        "sweep_tribute": "losers_pay",
+    },
+}
+"""Preset values RULES.md gives outside the section 14 table."""
+
+DEVIATIONS: dict[tuple[str, str], tuple[Any, str]] = {
+    ("tongyong", "four_forfeits_kaidian"): (True, "003 通用: 提前发4不算开点"),
+    ("tongyong", "burn_after_four_forfeit"): (True, "003 通用: 先发4认不开点后才能烧牌"),
+    ("changyi", "four_forfeits_kaidian"): (True, "001 昌邑: 没开点直接出4，算放弃开点"),
+    ("heze", "no_three"): ("free", "001 菏泽: 没有钱、大花、小花，则无偿获得3"),
+}
+"""Options the engine sets for a preset though RULES.md names them for no preset (section 14 says unlisted
+options take the qingdao value).  Each is backed by the seed quoted and documented in docs/rules.md."""
+
+
+DECK_SIZES = {
+    "qingdao": 216,
+    "tournament": 216,
+    "tongyong": 198,
+    "changyi": 196,
+    "zoucheng": 196,
+    "zhangqiu": 196,
+    "zaozhuang": 324,
+    "heze": 196,
+}
+
+OPTIONS = [f.name for f in dataclasses.fields(RuleSet) if f.name not in ("name", "extra")]
+
+
+def expected(name: str) -> dict[str, Any]:
+    return TABLE[name] | ELSEWHERE.get(name, {})
+
+
+def test_presets_are_the_eight_of_section_14() -> None:
+    assert PRESETS == TABLE_ORDER
+    assert gouji.PRESETS is PRESETS
+    for name in PRESETS:
+        preset = RuleSet.preset(name)
+        assert preset.name == name
+        assert resolve(name) is preset
+
+
+@pytest.mark.parametrize("name", TABLE_ORDER)
+def test_preset_matches_the_table(name: str) -> None:
+    preset = RuleSet.preset(name)
+    got = {option: getattr(preset, option) for option in expected(name)}
+    assert got == expected(name)
+
+
+@pytest.mark.parametrize("name", TABLE_ORDER)
+def test_unlisted_options_are_qingdaos(name: str) -> None:
+    qingdao, preset = RuleSet.preset("qingdao"), RuleSet.preset(name)
+    for option in OPTIONS:
+        if option in expected(name):
+            continue
+        if (name, option) in DEVIATIONS:
+            assert getattr(preset, option) == DEVIATIONS[name, option][0]
+            continue
+        assert getattr(preset, option) == getattr(qingdao, option), option
+
+
+@pytest.mark.parametrize(("name", "option"), list(DEVIATIONS))
+def test_preset_deviations_are_documented(name: str, option: str) -> None:
+    """Every option a preset sets beyond RULES.md's table is explained, with its seed, in docs/rules.md."""
+    doc = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    value, seed = DEVIATIONS[name, option]
+    assert getattr(RuleSet.preset(name), option) == value
+    rows = [line for line in doc.splitlines() if f"`{name}`" in line and f"`{option}`" in line]
+    assert rows, f"docs/rules.md does not explain {name}.{option}"
+    assert seed.split(": ")[0] in rows[0], f"docs/rules.md gives no seed for {name}.{option}"
+
+
+def test_kaidian_four_single_only_in_zhangqiu() -> None:
+    assert [n for n in PRESETS if RuleSet.preset(n).kaidian_four_single] == ["zhangqiu"]
+    assert [n for n in PRESETS if RuleSet.preset(n).kaidian_allows_money] == ["heze"]
+    assert [n for n in PRESETS if RuleSet.preset(n).big_joker_kill] == ["tongyong"]
+
+
+@pytest.mark.parametrize("name", TABLE_ORDER)
+def test_preset_deck(name: str) -> None:
+    preset = RuleSet.preset(name)
+    size = DECK_SIZES[name]
+    assert preset.deck_size == size
+    deck = C.build_deck(preset.decks, preset.removed_counts)
+    assert C.total(deck) == size
+    assert preset.removed_counts == {C.RANKS.index(r): n for r, n in TABLE[name]["removed"]}
+    hands = C.deal_hands(deck, 6, 0, random.Random(3))
+    base, extra = divmod(size, 6)
+    assert [C.total(h) for h in hands] == [base + (i < extra) for i in range(6)]
+
+
+def test_dealt_hand_sizes_of_section_14() -> None:
+    sizes = {}
+    for name in PRESETS:
+        preset = RuleSet.preset(name)
+        deck = C.build_deck(preset.decks, preset.removed_counts)
+        sizes[name] = [C.total(h) for h in C.deal_hands(deck, 6, 0, random.Random(0))]
+    assert sizes["qingdao"] == [36] * 6
+    assert sizes["zaozhuang"] == [54] * 6
+    assert sizes["tongyong"] == [33] * 6
+    assert sizes["zoucheng"] == sizes["heze"] == [33, 33, 33, 33, 32, 32]
+
+
+def test_replace_makes_a_variant_and_leaves_the_preset() -> None:
+    preset = RuleSet.preset("tongyong")
+    variant = preset.replace(bie_san=False)
+    assert variant.bie_san is False and preset.bie_san is True
+    assert RuleSet.preset("tongyong").bie_san is True
+    assert variant != preset
+    for option in OPTIONS:
+        if option != "bie_san":
+            assert getattr(variant, option) == getattr(preset, option), option
+    assert RuleSet.preset("tongyong") == preset.replace()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        preset.bie_san = False  # type: ignore[misc]
+
+
+def test_replace_refuses_unknown_options() -> None:
+    with pytest.raises(UnknownRules, match="nonsense"):
+        RuleSet.preset("qingdao").replace(nonsense=1)
+    with pytest.raises(ValueError):
+        RuleSet.preset("qingdao").replace(bie_san=False, nonsense=1)
+    assert RuleSet.preset("qingdao").bie_san is True
+
+
+def test_unknown_preset_names_the_presets() -> None:
+    with pytest.raises(UnknownRules) as info:
+        RuleSet.preset("beijing")
+    assert isinstance(info.value, ValueError)
+    message = str(info.value)
+    assert "beijing" in message
+    for name in PRESETS:
+        assert name in message
+    with pytest.raises(UnknownRules):
+        resolve("beijing")
+
+
+def test_resolve() -> None:
+    assert resolve(None) is RuleSet.preset("qingdao")
+    variant = RuleSet.preset("heze").replace(luanchan_at=5)
+    assert resolve(variant) is variant
+    with pytest.raises(UnknownRules):
+        resolve(3)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize("name", TABLE_ORDER)
+def test_to_dict_round_trips(name: str) -> None:
+    preset = RuleSet.preset(name)
+    data = preset.to_dict()
+    assert set(data) == {f.name for f in dataclasses.fields(RuleSet)} - {"extra"}
+    assert RuleSet.from_dict(data) == preset
+    text = json.dumps(data, ensure_ascii=False)
+    again = RuleSet.from_dict(json.loads(text))
+    assert again == preset
+    assert again.to_dict() == data
+    assert again.deck_size == preset.deck_size and again.removed_counts == preset.removed_counts
+
+
+def test_to_dict_of_a_variant_round_trips() -> None:
+    variant = RuleSet.preset("zhangqiu").replace(bie_san=False, place_points=(5, 3, 1, -1, -3, -5))
+    assert RuleSet.from_dict(json.loads(json.dumps(variant.to_dict()))) == variant
+
+
+def test_from_dict_refuses_unknown_options() -> None:
+    data = RuleSet.preset("qingdao").to_dict() | {"nonsense": 1}
+    with pytest.raises(UnknownRules, match="nonsense"):
+        RuleSet.from_dict(data)
+
+
+def test_removed_is_normalised() -> None:
+    rules = RuleSet(removed={"10": 2, "4": 10, "3": 10})  # type: ignore[arg-type]
+    assert rules.removed == (("3", 10), ("4", 10), ("T", 2))
+    assert rules.deck_size == 216 - 22
+    assert rules.removed_counts == {0: 10, 1: 10, 7: 2}
+
+
+@pytest.mark.parametrize(
+    "options",
+    [
+        {"decks": 0},
+        {"luanchan_at": 7},
+        {"luanchan_at": 1},
+        {"removed": (("Z", 1),)},
+        {"removed": (("3", -1),)},
+        {"tribute_order": ("men", "gift")},
+        {"show_counts": "sometimes"},
+    ],
+)
+def test_invalid_options_are_refused(options: dict[str, Any]) -> None:
+    with pytest.raises(UnknownRules):
+        RuleSet(**options)
