@@ -145,7 +145,7 @@ def test_preset_deviations_are_documented(name: str, option: str) -> None:
     assert getattr(RuleSet.preset(name), option) == value
     rows = [line for line in doc.splitlines() if f"`{name}`" in line and f"`{option}`" in line]
     assert rows, f"docs/rules.md does not explain {name}.{option}"
-    assert seed.split(": ")[0] in rows[0], f"docs/rules.md gives no seed for {name}.{option}"
+    assert any(seed.split(": ")[0] in row for row in rows), f"docs/rules.md gives no seed for {name}.{option}"
 
 
 def test_kaidian_four_single_only_in_zhangqiu() -> None:
