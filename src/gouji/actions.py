@@ -83,16 +83,47 @@ class Burn:
         return (Burn, (self.play,))
 
 
-Action = Play | Burn | Decision
+class Return:
+    """还贡: give back these cards to the player who paid 落贡; ``str()`` is ``"return <cards>"``."""
+
+    __slots__ = ("counts", "size")
+    _cache: ClassVar[dict[tuple[int, ...], Return]] = {}
+
+    counts: tuple[int, ...]
+    size: int
+
+    def __new__(cls, counts: Sequence[int]) -> Return:
+        key = tuple(counts)
+        r = cls._cache.get(key)
+        if r is None:
+            r = object.__new__(cls)
+            r.counts = key
+            r.size = sum(key)
+            cls._cache[key] = r
+        return r
+
+    def __str__(self) -> str:
+        from .cards import format_counts
+
+        return f"return {format_counts(self.counts)}"
+
+    def __repr__(self) -> str:
+        return f"Return({str(self)[7:]!r})"
+
+    def __reduce__(self) -> tuple[object, tuple[tuple[int, ...]]]:
+        return (Return, (self.counts,))
+
+
+Action = Play | Burn | Decision | Return
 
 
 class InvalidAction(ValueError):
     """Text that is not an action at all."""
 
 
-def parse_action(text: str | Play | Burn | Decision) -> Action:
+def parse_action(text: str | Play | Burn | Decision | Return) -> Action:
     """Read an action from its text: a play (``"QQQ"``), ``"burn KKK"``, ``"pass"``, ``"yield"``, …"""
-    if isinstance(text, Play | Burn | Decision):
+    if isinstance(text, Play | Burn | Decision | Return):
         return text
     if not isinstance(text, str):
         raise InvalidAction(f"an action is text or an action object, not {type(text).__name__}")
@@ -102,6 +133,17 @@ def parse_action(text: str | Play | Burn | Decision) -> Action:
     if d is not None:
         return d
     try:
+        if low.startswith("return"):
+            from .cards import InvalidCards, parse_counts
+
+            rest = s[6:].strip()
+            try:
+                counts = parse_counts(rest)
+            except InvalidCards as e:
+                raise InvalidAction(f"{text!r}: {e}") from None
+            if not any(counts):
+                raise InvalidAction("'return' needs the cards to give back, e.g. 'return 65'")
+            return Return(counts)
         if low.startswith("burn"):
             rest = s[4:].strip()
             if not rest:

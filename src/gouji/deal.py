@@ -29,16 +29,19 @@ from .actions import (
     Decision,
     InvalidAction,
     LegalActions,
+    Return,
     parse_action,
 )
 from .plays import Play, beats, responses
 from .rules import RuleSet, resolve
+from .tribute import Payment
 
 SEATS = 6
 PLACE_NAMES = ("头科", "二科", "三科", "四科", "二落", "大落")
 PLACE_NAMES_EN = ("first", "second", "third", "fourth", "fifth", "last")
 
 # Phases
+SETUP_TRIBUTE_RETURN = "tribute_return"
 SETUP_BUY_FOUR = "buy_four"
 SETUP_REVOLUTION = "revolution"
 SETUP_YAOTOU = "yaotou"
@@ -92,6 +95,9 @@ class Deal:
         self.phase = PLAY
         self._queue: list[int] = []
         self._rng: random.Random | None = None
+        self.tribute: list[Payment] = []
+        self.tribute_paid: list[dict[str, Any]] = []
+        self._returns: list[tuple[int, int, int]] = []  # (receiver, payer, cards) of 还贡 still to choose
         # public facts the next layers need
         self.out_order: list[int] = []
         self.smothered: list[tuple[int, int]] = []  # (smothered seat, the seat that beat them)
@@ -136,12 +142,13 @@ class Deal:
         leader: int = 0,
         setup: bool = False,
         seed: int | str | None = None,
+        tribute: Sequence[Payment | Mapping[str, Any]] = (),
     ) -> Deal:
         """A deal from six given hands (texts or count vectors); seat ``leader`` leads first.
 
         By default it goes straight into play: no buying, revolution, 宣点 or tribute.  With ``setup``
-        the before-play phases run as in :meth:`new`; should two revolutions void the deal, it is dealt
-        again from ``seed``.
+        the before-play phases run as in :meth:`new` (with ``tribute`` owed); should two revolutions void
+        the deal, it is dealt again from ``seed``.
         """
         rs = resolve(rules)
         counts = [C.parse_counts(h) if isinstance(h, str) else tuple(h) for h in hands]
@@ -156,6 +163,10 @@ class Deal:
         if setup:
             event["setup"] = True
             event["seed"] = seed
+            deal.tribute = _payments(tribute)
+            event["tribute"] = [p.to_dict() for p in deal.tribute]
+        elif tribute:
+            raise ValueError("tribute is paid in the setup phases: pass setup=True with it")
         deal.events.append(event)
         if setup:
             deal._rng = random.Random(seed)
@@ -167,10 +178,15 @@ class Deal:
 
     @classmethod
     def new(
-        cls, rules: RuleSet | str | None = "qingdao", seed: int | str | None = None, leader: int | None = None
+        cls,
+        rules: RuleSet | str | None = "qingdao",
+        seed: int | str | None = None,
+        leader: int | None = None,
+        tribute: Sequence[Payment | Mapping[str, Any]] = (),
     ) -> Deal:
-        """Shuffle and deal from ``seed``, then run every before-play phase the rules ask for: buying 3s
-        and 4s, revolution (two revolutions void the deal and it is dealt again), 要头/无头 and 宣点.
+        """Shuffle and deal from ``seed``, then run every before-play phase the rules ask for: the
+        ``tribute`` owed from the deal before (进贡, with 还贡 decisions), buying 3s and 4s, revolution (two
+        revolutions void the deal and it is dealt again, tribute paid again), 要头/无头 and 宣点.
 
         ``leader`` is the first leader (上班); ``None`` draws a seat from the seed, as for the first deal
         of a match.  The same rules, seed and leader always give the same deal.
@@ -185,6 +201,7 @@ class Deal:
         deal = cls(rs, hands, first)
         deal._rng = rng
         deal._deck = deck
+        deal.tribute = _payments(tribute)
         deal.events.append(
             {
                 "type": "deal",
@@ -194,6 +211,7 @@ class Deal:
                 "leader": leader,
                 "first_leader": first,
                 "hands": [C.format_counts(h) for h in hands],
+                "tribute": [p.to_dict() for p in deal.tribute],
             }
         )
         deal._setup()
@@ -209,11 +227,17 @@ class Deal:
             raise ValueError("a deal's events start with its 'deal' event")
         first = evs[0]
         rules = RuleSet.from_dict(first["rules"])
+        tribute = first.get("tribute", ())
         if first.get("mode") == "seed":
-            deal = cls.new(rules, seed=first["seed"], leader=first.get("leader"))
+            deal = cls.new(rules, seed=first["seed"], leader=first.get("leader"), tribute=tribute)
         else:
             deal = cls.from_hands(
-                first["hands"], rules, leader=first["leader"], setup=first.get("setup", False), seed=first.get("seed")
+                first["hands"],
+                rules,
+                leader=first["leader"],
+                setup=first.get("setup", False),
+                seed=first.get("seed"),
+                tribute=tribute,
             )
         for i, e in enumerate(evs):
             if e.get("type") == "act":
@@ -247,6 +271,25 @@ class Deal:
     def card_count(self, seat: int) -> int:
         """How many cards a seat holds."""
         return sum(self.hands[seat])
+
+    def result(self) -> dict[str, Any]:
+        """What the next deal and the scores need from this finished deal, as plain data: places, who
+        went out in which order, who smothered whom, the burns, who opened and declared the point, who
+        revolted, and the sweeping team (or None)."""
+        if self.places is None:
+            raise ValueError("the deal is not over: it has no result yet")
+        return {
+            "places": list(self.places),
+            "out_order": list(self.out_order),
+            "smothered": [list(p) for p in self.smothered],
+            "failed_burns": list(self.failed_burns),
+            "burns": [dict(b) for b in self.burns],
+            "opened": list(self.opened),
+            "declared": list(self.declared),
+            "revolted": list(self.revolted),
+            "sweep": self.sweep,
+            "first_leader": self.first_leader,
+        }
 
     def headless(self, seat: int) -> bool:
         """无头: the seat's opposite is no longer in play (and no 要头 protection is left)."""
@@ -289,6 +332,54 @@ class Deal:
     # ------------------------------------------------------------------ setup phases
 
     def _setup(self) -> None:
+        if self.tribute:
+            self._pay_tribute()
+            if self._returns:
+                self.phase = SETUP_TRIBUTE_RETURN
+                self._queue = [receiver for receiver, _, _ in self._returns]
+                self._next_setup()
+                return
+        self._buying()
+
+    def _pay_tribute(self) -> None:
+        """进贡: each payment in order, the payer's highest joker or 2 one card at a time; never a card
+        received in this phase (吃了不吐); 抗贡 where the rules have it."""
+        hands = self.hands
+        received = [[0] * C.NUM_RANKS for _ in range(SEATS)]
+        exempt: set[int] = set()
+        if self.rules.kanggong:
+            for s in range(SEATS):
+                if hands[s][C.BIG] >= 4:
+                    exempt |= {s, (s + 2) % SEATS, (s + 4) % SEATS}
+                if hands[s][C.SMALL] >= 4:
+                    exempt.add(s)
+        for p in self.tribute:
+            paid: list[str] = []
+            if p.payer not in exempt:
+                for _ in range(p.cards):
+                    hand, got = hands[p.payer], received[p.payer]
+                    card = next((r for r in (C.BIG, C.SMALL, C.TWO) if hand[r] > got[r]), None)
+                    if card is None:
+                        break
+                    hand[card] -= 1
+                    hands[p.receiver][card] += 1
+                    received[p.receiver][card] += 1
+                    paid.append(C.RANKS[card])
+            rec = {
+                "type": "tribute",
+                "kind": p.kind,
+                "from": p.payer,
+                "to": p.receiver,
+                "owed": p.cards,
+                "cards": "".join(paid),
+                "exempt": p.payer in exempt,
+            }
+            self.tribute_paid.append(rec)
+            self.events.append(rec)
+            if p.returned and paid and not self.rules.no_return:
+                self._returns.append((p.receiver, p.payer, len(paid)))
+
+    def _buying(self) -> None:
         r = self.rules
         order = [(self.first_leader + i) % SEATS for i in range(SEATS)]
         if r.bie_san:
@@ -347,7 +438,10 @@ class Deal:
             self.to_act = self._queue[0]
             return
         phase = self.phase
-        if phase == SETUP_BUY_FOUR:
+        if phase == SETUP_TRIBUTE_RETURN:
+            self.phase = PLAY
+            self._buying()
+        elif phase == SETUP_BUY_FOUR:
             self.phase = PLAY
             self._after_buying()
         elif phase == SETUP_REVOLUTION:
@@ -359,7 +453,13 @@ class Deal:
 
     def _act_setup(self, s: int, a: Action) -> None:
         self._queue.pop(0)
-        if a is BUY_FOUR:
+        if isinstance(a, Return):
+            _, payer, _ = self._returns.pop(0)
+            for r, n in enumerate(a.counts):
+                self.hands[s][r] -= n
+                self.hands[payer][r] += n
+            self.events.append({"type": "tribute_return", "from": s, "to": payer, "cards": C.format_counts(a.counts)})
+        elif a is BUY_FOUR:
             self._buy(s, C.FOUR)
         elif a is REVOLT:
             self._revolt(s)
@@ -391,7 +491,9 @@ class Deal:
         )
         keep_events = self.events
         keep_decisions = self.decisions
+        tribute = self.tribute
         self.__init__(self.rules, hands, self.first_leader)  # type: ignore[misc]
+        self.tribute = tribute
         self._rng = rng
         self.events = keep_events
         self.decisions = keep_decisions
@@ -781,6 +883,9 @@ class Deal:
                 return LegalActions([YAOTOU, WUTOU])
             if phase == SETUP_XUANDIAN:
                 return LegalActions([DECLARE, PASS])
+            if phase == SETUP_TRIBUTE_RETURN:
+                n = self._returns[0][2]
+                return LegalActions([Return(c) for c in _multisets(self.hands[s], n)])
             return LegalActions([BUY_FOUR, PASS])
         hand = self.hands[s]
         top = self.top
@@ -820,8 +925,12 @@ class Deal:
                 SETUP_REVOLUTION: "revolution (革命)",
                 SETUP_YAOTOU: "要头 or 无头",
                 SETUP_XUANDIAN: "宣点",
+                SETUP_TRIBUTE_RETURN: "还贡 (which cards to give back)",
             }[phase]
             extra = ""
+            if phase == SETUP_TRIBUTE_RETURN:
+                n = self._returns[0][2]
+                return f"seat {s} gives back {n} card{'s' * (n > 1)} of its own (还贡): answer 'return <cards>'"
             if a is REVOLT:
                 extra = f": seat {s} holds a 2 or a joker, so it cannot revolt"
             return f"seat {s} is deciding {what}{extra}; the choices are {options}"
@@ -942,6 +1051,10 @@ class Deal:
     @staticmethod
     def _public_event(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
         kind = e["type"]
+        if kind == "act" and e["action"].startswith("return ") and seat != e["seat"]:
+            return {"type": "act", "seat": e["seat"], "action": "return", "cards": len(e["action"]) - 7}
+        if kind == "tribute_return" and seat not in (e["from"], e["to"]):
+            return {"type": kind, "from": e["from"], "to": e["to"], "cards": len(e["cards"])}
         if kind in ("deal", "void"):
             hands = e["hands"]
             out: dict[str, Any] = {"type": kind, "sizes": [len(h) for h in hands]}
@@ -953,3 +1066,27 @@ class Deal:
                 out["hand"] = hands[seat]
             return out
         return dict(e)
+
+
+def _payments(tribute: Sequence[Payment | Mapping[str, Any]]) -> list[Payment]:
+    return [p if isinstance(p, Payment) else Payment.from_dict(p) for p in tribute]
+
+
+def _multisets(hand: Sequence[int], n: int, start: int = 0) -> list[tuple[int, ...]]:
+    """Every way to choose ``n`` cards from ``hand`` (as count vectors), lowest ranks first."""
+    out: list[tuple[int, ...]] = []
+
+    def rec(r: int, left: int, acc: list[int]) -> None:
+        if left == 0:
+            out.append(tuple(acc))
+            return
+        if r == C.NUM_RANKS:
+            return
+        for k in range(min(hand[r], left), -1, -1):
+            acc[r] = k
+            rec(r + 1, left - k, acc)
+        acc[r] = 0
+
+    rec(start, n, [0] * C.NUM_RANKS)
+    out.sort(key=lambda c: [-x for x in c])
+    return out

@@ -1,0 +1,190 @@
+"""Sets with tribute and scoring, the duplicate tournament, and records (RULES.md sections 12-13)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+import gouji
+from gouji.bots import RandomBot, decide
+from gouji.match import Match, RecordError, Tournament, load_record
+from gouji.scoring import seat_points, team_points
+from gouji.tribute import owed
+
+
+def play_set(preset: str, seed: int, length: int | None = None) -> Match:
+    rng = random.Random(seed)
+    match = Match(preset, seed=seed, set_length=length)
+    bot = RandomBot()
+    while not match.is_over:
+        match.act(decide(bot, match.current, rng))
+    return match
+
+
+@pytest.fixture(scope="module")
+def qingdao_set() -> Match:
+    return play_set("qingdao", 4)
+
+
+def test_a_set_of_five_deals(qingdao_set: Match) -> None:
+    m = qingdao_set
+    assert len(m.deals) == 5 and m.is_over and m.to_act is None
+    assert m.points == [team_points(d) for d in m.deals]
+    assert m.totals == (sum(p[0] for p in m.points), sum(p[1] for p in m.points))
+
+
+def test_first_deal_pays_no_tribute_later_deals_pay_what_is_owed(qingdao_set: Match) -> None:
+    m = qingdao_set
+    assert m.deals[0].events[0]["tribute"] == []
+    for prev, deal in zip(m.deals, m.deals[1:], strict=False):
+        expected = [p.to_dict() for p in owed(m.rules, prev.result())]
+        assert deal.events[0]["tribute"] == expected
+        assert expected, "a qingdao deal always owes some tribute"
+
+
+def test_the_last_place_leads_the_next_deal(qingdao_set: Match) -> None:
+    m = qingdao_set
+    for prev, deal in zip(m.deals, m.deals[1:], strict=False):
+        assert prev.places is not None
+        assert deal.first_leader == prev.places[-1]
+
+
+def test_set_scoring_place_points_and_sweep() -> None:
+    rules = gouji.RuleSet.preset("qingdao")
+    assert seat_points(rules, [0, 1, 2, 3, 4, 5], None) == [4, 2, 0, 0, -2, -4]
+    assert seat_points(rules, [0, 2, 4, 1, 3, 5], 0) == [12, -12, 12, -12, 12, -12]
+    tournament = gouji.RuleSet.preset("tournament")
+    assert seat_points(tournament, [5, 4, 3, 2, 1, 0], None) == [1, 2, 3, 4, 5, 6]
+
+
+def test_sets_without_tribute() -> None:
+    m = play_set("heze", 1, length=2)
+    assert all(d.events[0]["tribute"] == [] for d in m.deals)
+
+
+# ---------------------------------------------------------------- the duplicate tournament
+
+
+@pytest.fixture(scope="module")
+def tournament() -> Tournament:
+    t = Tournament(seed=9)
+    t.run_bots(RandomBot(), RandomBot(), random.Random(9))
+    return t
+
+
+def test_each_deal_is_played_twice_with_the_teams_swapped(tournament: Tournament) -> None:
+    t = tournament
+    assert len(t.tables) == 4 and t.is_over
+    for one, two in t.tables:
+        assert one.events[0]["hands"] == two.events[0]["hands"], "the same cards at both tables"
+        assert one.first_leader == two.first_leader == 0
+    # each hand is held by team X at one table and by team Y at the other
+    for seat in range(6):
+        assert {t.team_at(0, seat), t.team_at(1, seat)} == {0, 1}
+    assert [t.team_at(0, s) for s in range(6)] == [0, 1, 0, 1, 0, 1]
+
+
+def test_tournament_small_and_match_points(tournament: Tournament) -> None:
+    t = tournament
+    sp = t.small_points()
+    assert len(sp) == 4 and all(x + y == 42 for x, y in sp), "6+5+4+3+2+1 at each of two tables"
+    x, y = t.totals
+    assert t.match_points() == ((3, 0) if x > y else (0, 3) if y > x else (1, 1))
+    rows = t.result_table()
+    assert [r["points"] for r in rows] == [list(p) for p in sp]
+
+
+def test_tournament_small_points_follow_the_seats() -> None:
+    t = Tournament(seed=2, deals=1)
+    t.run_bots(RandomBot(), RandomBot(), random.Random(2))
+    one, two = t.tables[0]
+    x = sum(7 - 1 - i for i, s in enumerate(one.result()["places"]) if s % 2 == 0)
+    x += sum(7 - 1 - i for i, s in enumerate(two.result()["places"]) if s % 2 == 1)
+    assert t.small_points()[0][0] == x
+
+
+def test_tournament_with_people_acting_at_either_table() -> None:
+    t = Tournament(seed=3, deals=1)
+    deal = t.current[1]
+    seat = deal.to_act
+    assert seat is not None
+    with pytest.raises(gouji.IllegalAction):
+        t.act(1, "pass", seat=(seat + 1) % 6)
+    t.act(1, deal.legal_actions()[0], seat=seat)
+    assert t.current[0].decisions == 0 and deal.decisions == 1
+    with pytest.raises(gouji.IllegalAction, match="table"):
+        t.act(2, "pass")
+
+
+# ---------------------------------------------------------------- records
+
+
+def test_set_record_round_trips(qingdao_set: Match) -> None:
+    rec = qingdao_set.record()
+    text = json.dumps(rec, ensure_ascii=False)
+    again = load_record(text)
+    assert isinstance(again, Match)
+    assert again.totals == qingdao_set.totals
+    assert [d.events for d in again.deals] == [d.events for d in qingdao_set.deals]
+    assert rec["format"] == "gouji-record" and rec["version"] == 1 and rec["kind"] == "set"
+
+
+def test_tournament_record_round_trips(tournament: Tournament) -> None:
+    again = load_record(json.dumps(tournament.record()))
+    assert isinstance(again, Tournament)
+    assert again.small_points() == tournament.small_points()
+    assert again.match_points() == tournament.match_points()
+
+
+def test_unfinished_set_record_replays_to_where_it_was() -> None:
+    m = Match("qingdao", seed=5)
+    rng = random.Random(5)
+    for _ in range(150):
+        m.act(decide(RandomBot(), m.current, rng))
+    again = Match.from_record(m.record())
+    assert again.current.events == m.current.events and again.to_act == m.to_act
+
+
+def resign(rec: dict) -> dict:  # type: ignore[type-arg]
+    from gouji.match import _sign
+
+    body = {k: v for k, v in rec.items() if k != "checksum"}
+    return _sign(body)
+
+
+def test_tampered_records_are_refused(qingdao_set: Match) -> None:
+    rec = qingdao_set.record()
+    # altered without fixing the checksum: refused as corrupt
+    bad = copy.deepcopy(rec)
+    bad["totals"][0] += 1
+    with pytest.raises(RecordError, match="checksum"):
+        load_record(bad)
+    # altered with a fresh checksum: the replay refuses it
+    bad = copy.deepcopy(rec)
+    bad["totals"][0] += 1
+    with pytest.raises(RecordError, match="totals"):
+        load_record(resign(bad))
+    bad = copy.deepcopy(rec)
+    seat, _ = bad["deals"][1]["actions"][-1]
+    bad["deals"][1]["actions"][-1] = [seat, "DDDD"]
+    with pytest.raises(RecordError, match="does not replay"):
+        load_record(resign(bad))
+    bad = copy.deepcopy(rec)
+    bad["deals"][2]["places"] = list(reversed(bad["deals"][2]["places"]))
+    with pytest.raises(RecordError, match="places"):
+        load_record(resign(bad))
+    bad = copy.deepcopy(rec)
+    bad["deals"][1]["tribute"] = []
+    with pytest.raises(RecordError, match="tribute"):
+        load_record(resign(bad))
+    bad = copy.deepcopy(rec)
+    bad["version"] = 99
+    with pytest.raises(RecordError, match="version"):
+        load_record(resign(bad))
+    with pytest.raises(RecordError, match="JSON"):
+        load_record(json.dumps(rec)[:-20])
+    with pytest.raises(RecordError, match="not a gouji record"):
+        load_record({"format": "other"})
