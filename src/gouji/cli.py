@@ -13,6 +13,7 @@ import json
 import random
 import time
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import click
@@ -348,12 +349,29 @@ def rules(preset: str | None, as_json: bool) -> None:
 @click.option("--deals", type=click.IntRange(min=1), default=100, show_default=True, help="How many deals.")
 @click.option("--seed", type=int, default=None, help="Seed of the run (default: a random one, reported).")
 @click.option("--json", "as_json", is_flag=True, help="Print the statistics as one JSON object.")
-def sim(preset: str, deals: int, seed: int | None, as_json: bool) -> None:
+@click.option("--set", "sets", is_flag=True, help="Play whole sets of deals with tribute: --deals counts sets.")
+@click.option("--bots", default="random,random", show_default=True, help="With --set: team 0's bot,team 1's bot.")
+@click.option(
+    "--record",
+    "record_path",
+    type=click.Path(dir_okay=False, path_type=Path),
+    help="With --set: store the sets' records (a JSON list) for `gouji replay`.",
+)
+def sim(
+    preset: str, deals: int, seed: int | None, as_json: bool, sets: bool, bots: str, record_path: Path | None
+) -> None:
     """Play --deals deals between uniformly random players and report how places fell, burns, 闷,
-    revolutions, openings and the speed.  The same --rules, --deals and --seed give the same figures."""
+    revolutions, openings and the speed.  With --set, play --deals whole sets (set_length deals each, with
+    tribute) and report the set totals and the tribute paid.  The same --rules, --deals and --seed give the
+    same figures."""
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     rs = RuleSet.preset(preset)
+    if sets:
+        _sim_sets(rs, deals, seed, bots, as_json, record_path)
+        return
+    if record_path is not None:
+        raise click.BadParameter("--record needs --set (single random deals are not stored)", param_hint="--record")
     err = Console(stderr=True)
     bar = Progress(
         TextColumn("{task.description}"),
@@ -375,3 +393,87 @@ def sim(preset: str, deals: int, seed: int | None, as_json: bool) -> None:
     for table in report_tables(stats):
         out.print()
         out.print(table)
+
+
+@main.command(short_help="Measure two bots against each other with duplicate deals.")
+@click.option("--a", "bot_a", required=True, metavar="BOT", help="Bot A (seats 0 2 4 in the first game of a pair).")
+@click.option("--b", "bot_b", required=True, metavar="BOT", help="Bot B (seats 1 3 5 in the first game of a pair).")
+@click.option("--rules", "preset", type=_PRESET, default="qingdao", show_default=True, help="The rule preset.")
+@click.option(
+    "--deals", type=click.IntRange(min=1), default=100, show_default=True, help="How many deals, each played twice."
+)
+@click.option("--seed", type=int, default=None, help="Seed of the run (default: a random one, reported).")
+@click.option(
+    "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes (same results)."
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
+def arena(bot_a: str, bot_b: str, preset: str, deals: int, seed: int | None, jobs: int, as_json: bool) -> None:
+    """Play --deals duplicate deals between bots --a and --b: every deal twice with the same cards, the teams
+    swapping seats, so each bot holds each set of hands once.  Reports per bot the mean place points per
+    deal with a 95% confidence interval, the pairs won, mean place, sweeps, 闷, burns and revolutions, and
+    A's margin over B per pair.  The same bots, --rules, --deals and --seed give the same figures, whatever
+    --jobs is."""
+    from .arena import arena_tables, run_arena
+    from .bots import BOTS
+
+    for name, hint in ((bot_a, "--a"), (bot_b, "--b")):
+        if name not in BOTS:
+            raise click.BadParameter(f"no bot {name!r}; the bots are {', '.join(sorted(BOTS))}", param_hint=hint)
+    if seed is None:
+        seed = random.SystemRandom().randrange(1_000_000)
+    rs = RuleSet.preset(preset)
+    err = Console(stderr=True)
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+    with bar:
+        task = bar.add_task(f"{bot_a} vs {bot_b}: duplicate deals", total=deals)
+        result = run_arena(
+            bot_a, bot_b, rs, deals, seed, jobs=jobs, progress=lambda done: bar.update(task, completed=done)
+        )
+    if as_json:
+        click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
+        return
+
+    out = Console()
+    out.print(f"[bold]{rs.name}[/] ({rs.source}): {deals} deals, each played twice with the teams swapped; seed {seed}")
+    for table in arena_tables(result):
+        out.print()
+        out.print(table)
+
+
+def _sim_sets(rs: RuleSet, sets: int, seed: int, bots: str, as_json: bool, record_path: Path | None) -> None:
+    from .bots import BOTS
+    from .cli_match import print_sets, simulate_sets
+
+    names = bots.split(",")
+    if len(names) != 2 or any(n not in BOTS for n in names):
+        raise click.BadParameter(f"give two bots, e.g. random,random; the bots are {', '.join(sorted(BOTS))}")
+    err = Console(stderr=True)
+    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=err, transient=True)
+    bar.disable = not err.is_terminal
+    with bar:
+        task = bar.add_task(f"{rs.name} sets", total=sets)
+        stats = simulate_sets(rs, sets, seed, (names[0], names[1]), lambda done: bar.update(task, completed=done))
+    records = stats.pop("records")
+    if record_path is not None:
+        record_path.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+    if as_json:
+        click.echo(json.dumps(stats, ensure_ascii=False, indent=2))
+        return
+    print_sets(stats, Console())
+
+
+def _register() -> None:
+    from .cli_match import register
+
+    register(main)
+
+
+_register()

@@ -47,6 +47,14 @@ def format_event(e: Mapping[str, Any]) -> list[str]:
             "free": f"is given a {e['rank']} by seat {e['from']}",
         }.get(e.get("kind", ""), f"gets no {e['rank']}")
         return [f"  seat {e['seat']} {what}"]
+    if kind == "tribute":
+        names = {"men": "闷贡", "shao": "烧贡", "dian": "点贡", "luo": "落贡", "sweep": "串三户贡"}
+        paid = e["cards"] or "nothing"
+        note = " (抗贡: exempt)" if e.get("exempt") else "" if len(e["cards"]) == e["owed"] else f" of {e['owed']} owed"
+        return [f"  tribute {names.get(e['kind'], e['kind'])}: seat {e['from']} pays seat {e['to']} {paid}{note}"]
+    if kind == "tribute_return":
+        cards = e["cards"] if isinstance(e["cards"], str) else f"{e['cards']} cards"
+        return [f"  还贡: seat {e['from']} gives back {cards} to seat {e['to']}"]
     simple = {
         "revolution": "  seat {seat} revolts (革命), laying down {hand}",
         "play": "play begins: seat {leader} leads",
