@@ -250,3 +250,24 @@ def test_no_opening_in_the_free_for_all() -> None:
     d = Deal.from_hands(["QQQ553", "443", "663", "773", "883", "993"], rules, leader=0)
     stand(d, 0, "QQQ")
     assert not d.opened[0]
+
+
+@pytest.mark.parametrize("after_forfeit", [True, False])
+def test_burn_after_giving_up_the_opening_with_a_four(after_forfeit: bool) -> None:
+    """通用规则: 先发4认不开点后才能烧牌 — with burn_needs_kaidian, playing a 4 (giving up the opening) lets a
+    player burn where ``burn_after_four_forfeit`` is on."""
+    rules = QINGDAO.replace(
+        burn_needs_kaidian=True,
+        kaidian_needs_four=True,
+        four_forfeits_kaidian=True,
+        burn_after_four_forfeit=after_forfeit,
+    )
+    hands = ["9993", "8883", "455AA3", "KK73", "6663", "7773"]
+    d = Deal.from_hands(hands, rules, leader=2)
+    stand(d, 2, "4")
+    assert d.forfeited[2] and not d.opened[2]
+    run(d, (2, "55"), (3, "KK"))
+    if after_forfeit:
+        assert d.to_act == 2 and texts(d) == {"burn AA", "pass"}
+    else:
+        assert d.to_act == 0 and not d.view(None)["burn_offer"], "nobody may burn: seat 0 answers as 对头"
