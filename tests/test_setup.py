@@ -92,10 +92,20 @@ def test_buy_four_optional_in_heze() -> None:
     d = Deal.from_hands(hands, "heze", leader=0, setup=True)
     assert d.phase == "buy_four" and d.to_act == 0 and texts(d) == {"buy4", "pass"}
     d.act("pass")
+    # every seat is asked, in order; a seat that holds a 4 may only pass
+    asked = [0]
+    while d.phase == "buy_four":
+        asked.append(d.to_act)
+        assert texts(d) == {"pass"}
+        with pytest.raises(gouji.IllegalAction, match="holds a 4"):
+            d.act("buy4")
+        d.act("pass")
+    assert asked == [0, 1, 2, 3, 4, 5]
     assert d.phase == "play" and buys(d) == []
     d = Deal.from_hands(hands, "heze", leader=0, setup=True)
     d.act("buy4")
     assert buys(d)[0]["rank"] == "4" and d.hand(0) == "5543"
+    assert d.phase == "buy_four" and d.to_act == 1
 
 
 # ---------------------------------------------------------------- revolution, 要头 / 无头, 宣点

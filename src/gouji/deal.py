@@ -389,7 +389,8 @@ class Deal:
         if r.buy_four:
             lacking = [s for s in order if self.in_play[s] and self.hands[s][C.FOUR] == 0]
             if r.buy_four_optional:
-                self._queue = lacking
+                # every seat is asked, so the order of turns does not tell who holds no 4
+                self._queue = [s for s in order if self.in_play[s]]
                 self.phase = SETUP_BUY_FOUR
             else:
                 for s in lacking:
@@ -886,7 +887,7 @@ class Deal:
             if phase == SETUP_TRIBUTE_RETURN:
                 n = self._returns[0][2]
                 return LegalActions([Return(c) for c in _multisets(self.hands[s], n)])
-            return LegalActions([BUY_FOUR, PASS])
+            return LegalActions([PASS] if self.hands[s][C.FOUR] else [BUY_FOUR, PASS])
         hand = self.hands[s]
         top = self.top
         if top is None:
@@ -928,6 +929,8 @@ class Deal:
                 SETUP_TRIBUTE_RETURN: "还贡 (which cards to give back)",
             }[phase]
             extra = ""
+            if a is BUY_FOUR:
+                extra = f": seat {s} holds a 4, so it has none to buy"
             if phase == SETUP_TRIBUTE_RETURN:
                 n = self._returns[0][2]
                 return f"seat {s} gives back {n} card{'s' * (n > 1)} of its own (还贡): answer 'return <cards>'"
@@ -956,6 +959,8 @@ class Deal:
             )
         if isinstance(a, Decision):
             return f"'{a}' is a setup decision; the deal is in play"
+        if isinstance(a, Return):
+            return f"'{a}' gives back 落贡 (还贡), which is done before play; the deal is in play"
         assert isinstance(a, Play)
         return self._explain_play(s, a, top, burning=False)
 
