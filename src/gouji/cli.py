@@ -470,6 +470,24 @@ def _sim_sets(rs: RuleSet, sets: int, seed: int, bots: str, as_json: bool, recor
     print_sets(stats, Console())
 
 
+@main.command(short_help="Run the game server (HTTP API and WebSocket play).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="The port.")
+@click.option(
+    "--database-url",
+    default="sqlite:///gouji.db",
+    show_default=True,
+    help="SQLAlchemy URL of the database: SQLite, or postgresql+psycopg://user@host/db.",
+)
+def serve(host: str, port: int, database_url: str) -> None:
+    """Run the game server: tables of six with bots and people, play over WebSockets, every finished deal
+    and set stored as its record.  Starts on an SQLite file by default, with nothing to set up; the same
+    code runs on PostgreSQL with --database-url postgresql+psycopg://…"""
+    from .server.serve import run
+
+    run(host, port, database_url)
+
+
 def _register() -> None:
     from .cli_match import register
 

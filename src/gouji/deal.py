@@ -1048,13 +1048,15 @@ class Deal:
             "rule_options": self._rule_options,
         }
         if log:
-            v["log"] = [self._public_event(e, seat) for e in self.events]
+            v["log"] = [self.public_event(e, seat) for e in self.events]
         if seat is not None:
             v["hand"] = self.hand(seat)
         return v
 
     @staticmethod
-    def _public_event(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
+    def public_event(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
+        """One event of the log as seat ``seat`` (None: the public) may see it: the deal event with only
+        that seat's hand, a 还贡 with its cards only for the two players concerned; the rest as it is."""
         kind = e["type"]
         if kind == "act" and e["action"].startswith("return ") and seat != e["seat"]:
             return {"type": "act", "seat": e["seat"], "action": "return", "cards": len(e["action"]) - 7}

@@ -1,0 +1,346 @@
+"""The ASGI app: the HTTP API and the WebSocket of play (Starlette), on the store of :mod:`.storage`.
+
+``create_app(database_url)`` builds it; at startup it migrates the database (Alembic) and restores every
+open table from its stored events; at shutdown it closes the connections and writes what is queued.
+
+HTTP (JSON in, JSON out; errors are ``{"error": message}`` with a 4xx status):
+
+- ``POST /api/tables`` — create a table: ``preset``, ``options`` (rule overrides), ``set_length``,
+  ``turn_seconds`` (null: no timer), ``bot_delay``, ``bots`` (six bot names or nulls), optionally
+  ``nickname`` (and ``seat``) to sit down at once.  Answers the join ``code``, the ``link`` for friends, the
+  creator's secret ``owner_token`` (to close it), and with a nickname the ``seat`` and its ``token``.
+- ``GET /api/tables/{code}`` — the table as everyone may see it.
+- ``POST /api/tables/{code}/join`` — ``nickname`` (and ``seat``): take a free seat; answers ``seat``, ``token``.
+- ``POST /api/tables/{code}/leave`` — ``token``: give the seat up.
+- ``POST /api/tables/{code}/close`` — ``owner_token``: close the table.
+- ``GET /api/tables/{code}/games``, ``GET /api/players/{nickname}/games`` — stored records, listed.
+- ``GET /api/records/{id}`` — one record document (a set's records once its set is over).
+- ``GET /t/{code}`` — the friends' link: a small page naming the table.
+
+WebSocket ``/ws/tables/{code}``: the messages of :mod:`.protocol` (``docs/protocol.md``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import html
+import json
+import logging
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route, WebSocketRoute
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from . import protocol as P
+from .rooms import Connection, Lobby, RequestError, token_hash
+from .storage import Store, Writer
+
+log = logging.getLogger("gouji.server")
+
+MAX_BODY_BYTES = 16 * 1024
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Per-connection limits of the WebSocket.
+
+    ``rate``/``burst``: a token bucket of messages per second; ``bad_rate``/``bad_burst``: a second bucket of
+    refused messages — a connection that empties it is closed (code 1008).  ``queue`` frames may wait to be
+    sent before a connection that does not read is dropped.  ``hello_seconds``: time to say hello.
+    """
+
+    rate: float = 20.0
+    burst: float = 40.0
+    bad_rate: float = 1.0
+    bad_burst: float = 20.0
+    queue: int = 512
+    hello_seconds: float = 10.0
+
+
+class TokenBucket:
+    """``rate`` tokens a second up to ``burst``; :meth:`take` spends one if there is one."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+    def refund(self) -> None:
+        """Give back the token of a message that turned out to be no burden."""
+        self.tokens = min(self.burst, self.tokens + 1)
+
+
+def create_app(
+    database_url: str = "sqlite:///gouji.db",
+    *,
+    turn_seconds: float | None = 30.0,
+    bot_delay: float = 0.5,
+    limits: Limits | None = None,
+    max_tables: int = 2000,
+) -> Starlette:
+    """The server's ASGI app on ``database_url`` (SQLite or ``postgresql+psycopg://…``).
+
+    ``turn_seconds`` and ``bot_delay`` are the defaults of tables created without them.
+    """
+    lim = limits or Limits()
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        store = Store(database_url)
+        await asyncio.to_thread(store.migrate)
+        writer = Writer(store)
+        lobby = Lobby(writer, default_turn=turn_seconds, default_bot_delay=bot_delay, max_tables=max_tables)
+        restored = await lobby.restore()
+        if restored:
+            log.info("restored %d open tables", restored)
+        app.state.lobby = lobby
+        app.state.store = store
+        app.state.writer = writer
+        try:
+            yield
+        finally:
+            lobby.shutdown()
+            await asyncio.sleep(0)
+            await writer.drain()
+            writer.close()
+            store.close()
+
+    routes = [
+        Route("/api/tables", _handler(_create), methods=["POST"]),
+        Route("/api/tables/{code}", _handler(_table), methods=["GET"]),
+        Route("/api/tables/{code}/join", _handler(_join), methods=["POST"]),
+        Route("/api/tables/{code}/leave", _handler(_leave), methods=["POST"]),
+        Route("/api/tables/{code}/close", _handler(_close), methods=["POST"]),
+        Route("/api/tables/{code}/games", _handler(_table_games), methods=["GET"]),
+        Route("/api/players/{nickname}/games", _handler(_player_games), methods=["GET"]),
+        Route("/api/records/{record_id:int}", _handler(_record), methods=["GET"]),
+        Route("/t/{code}", _link_page, methods=["GET"]),
+        WebSocketRoute("/ws/tables/{code}", _websocket),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.limits = lim
+    return app
+
+
+# ------------------------------------------------------------------------------------------ HTTP
+
+
+Handler = Callable[[Request], Awaitable[Any]]
+
+
+def _handler(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        try:
+            result = await fn(request)
+        except RequestError as e:
+            return JSONResponse({"error": e.message}, status_code=e.status)
+        status = 201 if request.method == "POST" and fn is _create else 200
+        return JSONResponse(result, status_code=status)
+
+    return endpoint
+
+
+async def _json_body(request: Request) -> Any:
+    size = request.headers.get("content-length")
+    if size is not None and (not size.isdigit() or int(size) > MAX_BODY_BYTES):
+        raise RequestError(413, f"a request body is at most {MAX_BODY_BYTES} bytes")
+    chunks = bytearray()
+    async for chunk in request.stream():
+        chunks += chunk
+        if len(chunks) > MAX_BODY_BYTES:
+            raise RequestError(413, f"a request body is at most {MAX_BODY_BYTES} bytes")
+    if not chunks:
+        return {}
+    try:
+        return json.loads(chunks)
+    except (ValueError, RecursionError):
+        raise RequestError(400, "the request body is not JSON") from None
+
+
+def _lobby(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+async def _create(request: Request) -> Any:
+    out = await _lobby(request).create(await _json_body(request))
+    out["link"] = str(request.url_for("_link_page", code=out["code"]))
+    return out
+
+
+async def _table(request: Request) -> Any:
+    code = request.path_params["code"].upper()
+    lobby = _lobby(request)
+    room = lobby.rooms.get(code)
+    if room is not None:
+        return room.public()
+    info = await lobby.writer.call(lobby.writer.store.table_info, code)
+    if info is None:
+        raise RequestError(404, f"no table {code!r}")
+    config = {k: v for k, v in info["config"].items() if k != "seed"}
+    return {"code": info["code"], "status": info["status"], "config": config}
+
+
+async def _join(request: Request) -> Any:
+    return await _lobby(request).join(request.path_params["code"], await _json_body(request))
+
+
+async def _leave(request: Request) -> Any:
+    return await _lobby(request).leave(request.path_params["code"], await _json_body(request))
+
+
+async def _close(request: Request) -> Any:
+    return await _lobby(request).close(request.path_params["code"], await _json_body(request))
+
+
+async def _table_games(request: Request) -> Any:
+    lobby = _lobby(request)
+    code = request.path_params["code"].upper()
+    games = await lobby.writer.call(lobby.writer.store.table_games, code)
+    if games is None:
+        raise RequestError(404, f"no table {code!r}")
+    return {"table": code, "games": games}
+
+
+async def _player_games(request: Request) -> Any:
+    lobby = _lobby(request)
+    nickname = request.path_params["nickname"]
+    games = await lobby.writer.call(lobby.writer.store.player_games, nickname)
+    return {"nickname": nickname, "games": games}
+
+
+async def _record(request: Request) -> Any:
+    lobby = _lobby(request)
+    found = await lobby.writer.call(lobby.writer.store.record_with_status, request.path_params["record_id"])
+    if found is None:
+        raise RequestError(404, "no such record")
+    body, status = found
+    if status == "open":
+        # The record holds the set's seed, from which the deals still to come follow.
+        raise RequestError(403, "the records of a set in progress are served once the set is over")
+    return body
+
+
+async def _link_page(request: Request) -> Response:
+    code = request.path_params["code"].upper()
+    room = _lobby(request).rooms.get(code)
+    if room is None:
+        return HTMLResponse("<!doctype html><title>gouji</title><p>No open table with this code.</p>", 404)
+    seats = "".join(
+        f"<li>seat {s.index}: {html.escape(s.nickname or (('bot ' + s.bot) if s.bot else 'free'))}</li>"
+        for s in room.seats
+    )
+    page = (
+        f"<!doctype html><meta charset=utf-8><title>gouji table {code}</title>"
+        f"<h1>够级 table {code}</h1><p>Status: {room.status}. Join code: <b>{code}</b></p><ul>{seats}</ul>"
+        f"<p>Join with <code>POST /api/tables/{code}/join</code> and play on <code>/ws/tables/{code}</code>.</p>"
+    )
+    return HTMLResponse(page)
+
+
+# ------------------------------------------------------------------------------------------ WebSocket
+
+
+async def _sender(ws: WebSocket, conn: Connection) -> None:
+    try:
+        while True:
+            text = await conn.queue.get()
+            if text is None or conn.dropped:
+                break
+            await ws.send_text(text)
+    except (WebSocketDisconnect, RuntimeError, OSError):
+        return
+    finally:
+        with contextlib.suppress(Exception):
+            await ws.close(code=1008 if conn.dropped else conn.close_code)
+
+
+async def _websocket(ws: WebSocket) -> None:
+    lobby: Lobby = ws.app.state.lobby
+    lim: Limits = ws.app.state.limits
+    code = ws.path_params["code"].upper()
+    await ws.accept()
+    conn = Connection(limit=lim.queue)
+    sender = asyncio.create_task(_sender(ws, conn))
+    rate = TokenBucket(lim.rate, lim.burst)
+    bad = TokenBucket(lim.bad_rate, lim.bad_burst)
+    opened = time.monotonic()
+    try:
+        while not conn.dropped and not sender.done():
+            timeout = None if conn.ready else max(0.0, lim.hello_seconds - (time.monotonic() - opened))
+            try:
+                message = await asyncio.wait_for(ws.receive(), timeout)
+            except TimeoutError:
+                conn.send(P.error_frame(P.HELLO_FIRST, "say hello first", None))
+                break
+            if message["type"] == "websocket.disconnect":
+                break
+            raw: str | bytes = message.get("text") or message.get("bytes") or b""
+            try:
+                if not rate.take():
+                    raise P.ProtocolError(P.RATE_LIMITED, "too many messages: slow down")
+                msg = P.parse_client(raw)
+                _handle(lobby, code, conn, msg)
+                if msg.type == "act":
+                    rate.refund()  # accepted actions are bounded by the game itself
+            except P.ProtocolError as e:
+                state = conn.room.state if conn.room is not None else None
+                conn.send(P.error_frame(e.code, e.message, state, e.ref))
+                if not bad.take():
+                    conn.send(P.error_frame(P.RATE_LIMITED, "too many refused messages: closing", state))
+                    conn.close_code = 1008
+                    conn.end()
+                    break
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        if conn.room is not None:
+            conn.room.detach(conn)
+        conn.end()
+        try:
+            await asyncio.wait_for(sender, 5)
+        except (TimeoutError, asyncio.CancelledError):
+            sender.cancel()
+
+
+def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage) -> None:
+    if msg.type == "hello":
+        if conn.ready:
+            raise P.ProtocolError(P.HELLO_FIRST, "hello was already accepted on this connection", msg.id)
+        room = lobby.rooms.get(code)
+        if room is None or room.status == "closed":
+            raise P.ProtocolError(P.NO_TABLE, f"no open table {code!r}", msg.id)
+        seat = None
+        if msg.token is not None:
+            seat = room.seat_of_token(msg.token)
+            if seat is None:
+                raise P.ProtocolError(P.UNAUTHORIZED, "this token holds no seat at this table", msg.id)
+        room.attach(conn, seat, token_hash(msg.token) if seat is not None and msg.token else None)
+        return
+    room = conn.room
+    if room is None:
+        raise P.ProtocolError(P.HELLO_FIRST, "say hello first", msg.id)
+    if msg.type == "ping":
+        conn.send(P.pong_frame(msg.id))
+    elif msg.type == "sync":
+        conn.send(room.state_frame(conn.seat, full=True))
+    elif msg.type == "act":
+        room.intent(conn, msg)
+    elif msg.type == "auto":
+        room.set_auto(conn, msg)

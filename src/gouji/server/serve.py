@@ -1,0 +1,69 @@
+"""``gouji serve``: run the server with Uvicorn (``python -m gouji.server.serve`` does the same)."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+
+import uvicorn
+
+from .app import Limits, create_app
+
+WS_MAX_SIZE = 64 * 1024
+"""Uvicorn closes a connection that sends a larger WebSocket frame (the app refuses any over 2 KiB)."""
+
+
+def run(
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    database_url: str = "sqlite:///gouji.db",
+    *,
+    turn_seconds: float | None = 30.0,
+    bot_delay: float = 0.5,
+    limits: Limits | None = None,
+    log_level: str = "info",
+    access_log: bool = True,
+) -> None:
+    """Serve until interrupted."""
+    logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
+    app = create_app(database_url, turn_seconds=turn_seconds, bot_delay=bot_delay, limits=limits)
+    uvicorn.run(
+        app,
+        host=host,
+        port=port,
+        ws_max_size=WS_MAX_SIZE,
+        ws_ping_interval=20,
+        ws_ping_timeout=20,
+        log_level=log_level,
+        access_log=access_log,
+        lifespan="on",
+        ws="websockets-sansio",
+    )
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m gouji.server.serve", description=__doc__)
+    parser.add_argument("--host", default="127.0.0.1")
+    parser.add_argument("--port", type=int, default=8000)
+    parser.add_argument("--database-url", default="sqlite:///gouji.db")
+    parser.add_argument("--turn-seconds", type=float, default=30.0, help="default turn timer (0: none)")
+    parser.add_argument("--bot-delay", type=float, default=0.5)
+    parser.add_argument("--rate", type=float, default=Limits.rate, help="messages per second per connection")
+    parser.add_argument("--burst", type=float, default=Limits.burst)
+    parser.add_argument("--log-level", default="info")
+    parser.add_argument("--no-access-log", action="store_true")
+    args = parser.parse_args(argv)
+    run(
+        args.host,
+        args.port,
+        args.database_url,
+        turn_seconds=args.turn_seconds or None,
+        bot_delay=args.bot_delay,
+        limits=Limits(rate=args.rate, burst=args.burst),
+        log_level=args.log_level,
+        access_log=not args.no_access_log,
+    )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,362 @@
+"""Storage: the SQLAlchemy 2 models and a repository, on SQLite or PostgreSQL alike.
+
+What is stored, all append-only but for a table's status:
+
+- ``tables``: one row per table — its join code, its configuration (rules, seed, set length, timers, which
+  seats are bots), the hash of its creator's token, its status (``open``, ``over``, ``closed``);
+- ``table_events``: every change of a table, in order, numbered by the table's state number — seats taken
+  and left (with the hash of the seat token, never the token), auto-play switched, actions taken (with
+  whether auto-play took them).  Replaying them on ``Match(rules, seed, set_length)`` restores a table in
+  progress after a restart;
+- ``records``: every finished deal (the set's record up to and including that deal) and every finished set,
+  as the record documents of :mod:`gouji.match`, with the nicknames at the seats when it was stored;
+- ``record_players``: which nickname played which seat of which record, to list a player's games.
+
+:class:`Store` is synchronous; the server runs it on one worker thread (:class:`Writer`), so writes keep the
+order in which the game made them and the event loop never waits on the database.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import datetime as dt
+import logging
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, TypeVar
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    UniqueConstraint,
+    create_engine,
+    event,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+
+T = TypeVar("T")
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Base(DeclarativeBase):
+    """The declarative base of the server's models."""
+
+
+class TableRow(Base):
+    """A table: its join code, configuration and status."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    owner_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class EventRow(Base):
+    """One change of a table, numbered by the state number it produced."""
+
+    __tablename__ = "table_events"
+    __table_args__ = (UniqueConstraint("table_id", "state", name="uq_table_events_state"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    state: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RecordRow(Base):
+    """A finished deal or set, as its record document."""
+
+    __tablename__ = "records"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    deal_index: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    players: Mapped[list[Any]] = mapped_column(JSON)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RecordPlayerRow(Base):
+    """A nickname at a seat of a stored record."""
+
+    __tablename__ = "record_players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    record_id: Mapped[int] = mapped_column(ForeignKey("records.id"), index=True)
+    nickname: Mapped[str] = mapped_column(String(32), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+@dataclass
+class StoredTable:
+    """A table as loaded at startup: its row's data and its events in order."""
+
+    id: int
+    code: str
+    config: dict[str, Any]
+    owner_hash: str
+    status: str
+    events: list[dict[str, Any]]
+
+
+def normalize_url(url: str) -> str:
+    """``postgresql://`` and ``postgres://`` URLs use psycopg 3; everything else is left as given."""
+    for prefix in ("postgresql://", "postgres://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; SQLite gets WAL journaling and a busy timeout."""
+    url = normalize_url(url)
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Bring the database's schema up to date with the Alembic migrations shipped in the package."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
+    with engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, "head")
+
+
+class Store:
+    """The repository: every query the server makes, synchronous."""
+
+    def __init__(self, url: str) -> None:
+        self.url = normalize_url(url)
+        self.engine = make_engine(self.url)
+        self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    def migrate(self) -> None:
+        """Run the migrations (idempotent)."""
+        migrate(self.engine)
+
+    def close(self) -> None:
+        """Release the connections."""
+        self.engine.dispose()
+
+    # ---------------------------------------------------------------------------------- tables
+
+    def create_table(self, code: str, config: dict[str, Any], owner_hash: str) -> int:
+        """Store a new table; returns its id."""
+        with self.sessions.begin() as s:
+            row = TableRow(code=code, config=config, owner_hash=owner_hash, status="open")
+            s.add(row)
+            s.flush()
+            return row.id
+
+    def code_taken(self, code: str) -> bool:
+        """Whether a table (of any status) already has this join code."""
+        with self.sessions() as s:
+            return s.scalar(select(TableRow.id).where(TableRow.code == code)) is not None
+
+    def set_status(self, table_id: int, status: str) -> None:
+        """Mark a table ``over`` or ``closed``."""
+        with self.sessions.begin() as s:
+            s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+
+    def table_info(self, code: str) -> dict[str, Any] | None:
+        """A stored table's public data (for a table no longer in memory), or None."""
+        with self.sessions() as s:
+            row = s.scalar(select(TableRow).where(TableRow.code == code))
+            if row is None:
+                return None
+            return {"code": row.code, "status": row.status, "config": row.config, "id": row.id}
+
+    def open_tables(self) -> list[StoredTable]:
+        """Every open table with its events in order, to restore after a restart."""
+        out = []
+        with self.sessions() as s:
+            rows = s.scalars(select(TableRow).where(TableRow.status == "open").order_by(TableRow.id)).all()
+            for row in rows:
+                evs = s.scalars(select(EventRow).where(EventRow.table_id == row.id).order_by(EventRow.state)).all()
+                out.append(
+                    StoredTable(
+                        id=row.id,
+                        code=row.code,
+                        config=row.config,
+                        owner_hash=row.owner_hash,
+                        status=row.status,
+                        events=[{"state": e.state, "kind": e.kind, "seat": e.seat, "data": e.data} for e in evs],
+                    )
+                )
+        return out
+
+    # ---------------------------------------------------------------------------------- events
+
+    def append_events(self, batch: Sequence[tuple[int, int, str, int | None, dict[str, Any]]]) -> None:
+        """Append ``(table_id, state, kind, seat, data)`` events in one transaction."""
+        if not batch:
+            return
+        now = _now()
+        rows = [
+            {"table_id": t, "state": n, "kind": k, "seat": seat, "data": d, "at": now} for t, n, k, seat, d in batch
+        ]
+        with self.engine.begin() as conn:
+            conn.execute(insert(EventRow), rows)
+
+    # ---------------------------------------------------------------------------------- records
+
+    def add_record(
+        self, table_id: int, kind: str, deal_index: int | None, players: list[dict[str, Any]], body: dict[str, Any]
+    ) -> int:
+        """Store a record with who sat where; returns its id."""
+        with self.sessions.begin() as s:
+            row = RecordRow(table_id=table_id, kind=kind, deal_index=deal_index, players=players, body=body)
+            s.add(row)
+            s.flush()
+            for p in players:
+                if p.get("nickname"):
+                    s.add(RecordPlayerRow(record_id=row.id, nickname=p["nickname"], seat=p["seat"], bot=False))
+            return row.id
+
+    def record(self, record_id: int) -> dict[str, Any] | None:
+        """A stored record document, or None."""
+        with self.sessions() as s:
+            row = s.get(RecordRow, record_id)
+            return None if row is None else row.body
+
+    def record_with_status(self, record_id: int) -> tuple[dict[str, Any], str] | None:
+        """A stored record document and the status of its table, or None."""
+        with self.sessions() as s:
+            row = s.execute(
+                select(RecordRow.body, TableRow.status)
+                .join(TableRow, TableRow.id == RecordRow.table_id)
+                .where(RecordRow.id == record_id)
+            ).first()
+            return None if row is None else (row[0], row[1])
+
+    def _summaries(self, s: Session, rows: Sequence[RecordRow]) -> list[dict[str, Any]]:
+        wanted = select(TableRow.id, TableRow.code).where(TableRow.id.in_({r.table_id for r in rows}))
+        codes: dict[int, str] = {row[0]: row[1] for row in s.execute(wanted)}
+        return [
+            {
+                "id": r.id,
+                "table": codes.get(r.table_id),
+                "kind": r.kind,
+                "deal": r.deal_index,
+                "players": r.players,
+                "totals": r.body.get("totals"),
+                "created_at": r.created_at.isoformat() if r.created_at else None,
+            }
+            for r in rows
+        ]
+
+    def table_games(self, code: str) -> list[dict[str, Any]] | None:
+        """The records stored for a table, oldest first; None when there is no such table."""
+        with self.sessions() as s:
+            table_id = s.scalar(select(TableRow.id).where(TableRow.code == code))
+            if table_id is None:
+                return None
+            rows = s.scalars(select(RecordRow).where(RecordRow.table_id == table_id).order_by(RecordRow.id)).all()
+            return self._summaries(s, rows)
+
+    def player_games(self, nickname: str, limit: int = 200) -> list[dict[str, Any]]:
+        """The records a nickname played in, newest first."""
+        with self.sessions() as s:
+            ids = select(RecordPlayerRow.record_id).where(RecordPlayerRow.nickname == nickname)
+            rows = s.scalars(
+                select(RecordRow).where(RecordRow.id.in_(ids)).order_by(RecordRow.id.desc()).limit(limit)
+            ).all()
+            return self._summaries(s, rows)
+
+
+class Writer:
+    """Runs the store's calls on one worker thread, in the order they were made.
+
+    :meth:`call` awaits a call's result; :meth:`post_event` queues an event and writes the events queued
+    together in one transaction, without the caller waiting.  Both go through the same single thread, so a
+    later :meth:`call` sees every event posted before it.
+    """
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="gouji-db")
+        self._pending: list[tuple[int, int, str, int | None, dict[str, Any]]] = []
+        self._kick_scheduled = False
+        self._last: concurrent.futures.Future[Any] | None = None
+        self.errors: list[BaseException] = []
+
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` on the writer thread after everything queued before it; await the result."""
+        self._flush_now()
+        fut = self._pool.submit(fn, *args)
+        return await asyncio.wrap_future(fut)
+
+    def post_event(self, table_id: int, state: int, kind: str, seat: int | None, data: dict[str, Any]) -> None:
+        """Queue one event to be written soon (within the current turn of the event loop)."""
+        self._pending.append((table_id, state, kind, seat, data))
+        if not self._kick_scheduled:
+            self._kick_scheduled = True
+            asyncio.get_running_loop().call_soon(self._flush_now)
+
+    def post(self, fn: Callable[..., Any], *args: Any) -> None:
+        """Run ``fn(*args)`` on the writer thread, in order, without waiting."""
+        self._flush_now()
+        self._track(self._pool.submit(fn, *args))
+
+    def _flush_now(self) -> None:
+        self._kick_scheduled = False
+        if self._pending:
+            batch, self._pending = self._pending, []
+            self._track(self._pool.submit(self.store.append_events, batch))
+
+    def _track(self, fut: concurrent.futures.Future[Any]) -> None:
+        self._last = fut
+        fut.add_done_callback(self._done)
+
+    def _done(self, fut: concurrent.futures.Future[Any]) -> None:
+        exc = fut.exception()
+        if exc is not None:
+            self.errors.append(exc)
+            logging.getLogger("gouji.server").error("a database write failed: %r", exc)
+
+    async def drain(self) -> None:
+        """Wait until everything queued so far is written."""
+        self._flush_now()
+        await asyncio.wrap_future(self._pool.submit(lambda: None))
+
+    def close(self) -> None:
+        """Write what is queued and stop the thread."""
+        self._flush_now()
+        self._pool.shutdown(wait=True)

@@ -1,0 +1,141 @@
+"""Storage: records of finished deals and sets, the games lists, and a restart mid-set restoring a table."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from gouji.match import Match, load_record
+from gouji.server.rooms import deal_record
+from gouji.server.storage import Store
+
+from .conftest import drive, play_turn
+
+BOTS5 = [None, "random", "random", "random", "random", "random"]
+
+
+def test_deal_record_is_a_set_record_up_to_that_deal() -> None:
+    import random
+
+    from gouji.bots import decide, make_bot
+
+    m = Match("qingdao", seed=11, set_length=3)
+    bot, rng = make_bot("random"), random.Random(1)
+    while len(m.points) < 2:
+        m.act(decide(bot, m.current, rng))
+    rec = deal_record(m, 0)
+    again = load_record(rec)
+    assert isinstance(again, Match) and len(again.deals) == 2 and again.deals[0].is_over
+    assert rec["totals"] == list(m.points[0]) and len(rec["deals"]) == 1
+    assert load_record(deal_record(m, 1)).totals == m.totals
+
+
+def _wait(pred: Any, timeout: float = 20.0) -> None:
+    end = time.monotonic() + timeout
+    while not pred():
+        assert time.monotonic() < end, "timed out"
+        time.sleep(0.01)
+
+
+def test_finished_deals_and_sets_are_stored_and_served(make_server: Any) -> None:
+    with make_server() as srv:
+        out = srv.create(nickname="zoe", set_length=2, turn_seconds=0.05, bot_delay=0, bots=BOTS5)
+        code = out["code"]
+        room = srv.lobby().rooms[code]
+        _wait(lambda: room.status == "over")
+        _wait(lambda: len(srv.client.get(f"/api/tables/{code}/games").json()["games"]) == 3)
+        games = srv.client.get(f"/api/tables/{code}/games").json()["games"]
+        assert [(g["kind"], g["deal"]) for g in games] == [("deal", 0), ("deal", 1), ("set", None)]
+        assert games[0]["players"][0]["nickname"] == "zoe" and games[0]["players"][1]["bot"] == "random"
+        mine = srv.client.get("/api/players/zoe/games").json()["games"]
+        assert {g["id"] for g in mine} == {g["id"] for g in games}
+        full = srv.client.get(f"/api/records/{games[-1]['id']}").json()
+        m = load_record(full)
+        assert isinstance(m, Match) and m.is_over and list(m.totals) == games[-1]["totals"]
+        assert full == room.match.record()
+        first = load_record(srv.client.get(f"/api/records/{games[0]['id']}").json())
+        assert first.deals[0].is_over and first.deals[0].result()["places"] == room.match.deals[0].result()["places"]
+        assert srv.client.get(f"/api/tables/{code}").json()["status"] == "over"
+
+
+def test_records_of_a_set_in_progress_are_not_served(make_server: Any) -> None:
+    """A record holds the set's seed, from which every later deal of the set follows."""
+    with make_server() as srv:
+        out = srv.create(nickname="zoe", set_length=3, turn_seconds=0.05, bot_delay=0, bots=BOTS5)
+        code = out["code"]
+        room = srv.lobby().rooms[code]
+        _wait(lambda: len(room.match.points) >= 1)
+        srv.client.post(f"/api/tables/{code}/leave", json={"token": out["token"]})
+        games: list[dict[str, Any]] = []
+
+        def listed() -> bool:
+            games[:] = srv.client.get(f"/api/tables/{code}/games").json()["games"]
+            return bool(games)
+
+        _wait(listed)
+        if room.status != "over":
+            r = srv.client.get(f"/api/records/{games[0]['id']}")
+            assert r.status_code == 403 and "over" in r.json()["error"]
+            srv.client.post(f"/api/tables/{code}/close", json={"owner_token": out["owner_token"]})
+        r = srv.client.get(f"/api/records/{games[0]['id']}")
+        assert r.status_code == 200 and load_record(r.json()).deals[0].is_over
+
+
+def test_a_restart_mid_set_restores_the_table(make_server: Any, db_url: str) -> None:
+    with make_server() as srv:
+        out = srv.create(nickname="ann", set_length=3, bots=BOTS5)
+        code, token = out["code"], out["token"]
+        spare = srv.join(code, "bob", expect=409)  # every seat is held
+        assert "error" in spare
+        room = srv.lobby().rooms[code]
+        with srv.connect(code, token) as ann:
+            drive({0: ann}, lambda: len(room.match.deals) >= 2 and room.match.current.decisions >= 5)
+            # seat 0 has no timer: once it is to act, the table stands still
+            _wait(lambda: room.match.to_act == 0)
+        state, record = room.state, room.match.record()
+        hand0 = room.match.current.hand(0)
+        games_before = srv.client.get(f"/api/tables/{code}/games").json()["games"]
+        assert [g["kind"] for g in games_before] == ["deal"] * len(room.match.points)
+        assert [g["deal"] for g in games_before] == list(range(len(room.match.points)))
+    # the same database, a new server
+    with make_server() as srv2:
+        room2 = srv2.lobby().rooms[code]
+        assert room2.state == state and room2.status == "playing"
+        assert room2.match.record() == record
+        assert room2.match.current.hand(0) == hand0
+        assert srv2.client.get(f"/api/tables/{code}").json()["state"] == state
+        assert srv2.client.get(f"/api/tables/{code}/games").json()["games"] == games_before
+        with srv2.connect(code, token) as ann:
+            full = ann.frames[1]
+            assert full["state"] == state and full["view"]["hand"] == hand0
+            assert full["view"]["log"] == room2.match.current.view(0)["log"]
+            assert full["table"]["seats"][0]["nickname"] == "ann"
+            # the token still holds the seat, and play goes on
+            f = play_turn(ann, 0)
+            nxt = ann.until(lambda fr: fr["type"] == "state" and fr["state"] > f["state"])
+            assert any(e["type"] == "act" and e["seat"] == 0 for e in nxt["events"])
+            _wait(lambda: room2.match.to_act == 0)
+        state2 = room2.state
+    # and once more: the actions taken after the first restart were stored too
+    with make_server() as srv3:
+        assert srv3.lobby().rooms[code].state == state2
+        srv3.client.post(f"/api/tables/{code}/close", json={"owner_token": out["owner_token"]})
+    with make_server() as srv4:
+        assert code not in srv4.lobby().rooms  # closed tables are not restored
+        assert srv4.client.get(f"/api/tables/{code}").json()["status"] == "closed"
+
+
+def test_migrations_are_idempotent_and_tokens_are_stored_hashed(db_url: str, make_server: Any) -> None:
+    with make_server() as srv:
+        out = srv.create(nickname="ann", bots=BOTS5)
+    store = Store(db_url)
+    try:
+        store.migrate()
+        store.migrate()
+        (table,) = store.open_tables()
+        assert table.code == out["code"]
+        blob = str(table.config) + str(table.events) + table.owner_hash
+        assert out["token"] not in blob and out["owner_token"] not in blob
+        assert any(e["kind"] == "join" and len(e["data"]["token_hash"]) == 64 for e in table.events)
+    finally:
+        store.close()
