@@ -16,6 +16,7 @@ from __future__ import annotations
 from .actions import PASS, YIELD, Action, Burn, Decision, LegalActions, parse_action
 from .cards import RANKS, InvalidCards
 from .deal import PLACE_NAMES, Deal, IllegalAction, opposite, team
+from .hints import hint
 from .plays import InvalidPlay, Play, is_gouji, is_pure_gouji, parse_play
 from .plays import beats as _beats
 from .rules import PRESETS, RuleSet, UnknownRules, resolve
@@ -46,6 +47,7 @@ __all__ = [
     "RuleSet",
     "UnknownRules",
     "beats",
+    "hint",
     "is_gouji",
     "is_pure_gouji",
     "opposite",
