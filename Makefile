@@ -4,7 +4,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test lint typecheck unit bench install
+.PHONY: run test lint typecheck unit bench bench-bots bench-arena bench-server install
 
 run: $(STAMP)  ## install, then play 200 random deals and print the statistics
 	$(BIN)/gouji sim --rules qingdao --deals 200 --seed 1
@@ -32,3 +32,14 @@ unit:
 bench: $(STAMP)  ## speed of the engine against RLCard's DouDizhu, in one run
 	$(BIN)/python -m pip install -q -e '.[test,bench]'
 	$(BIN)/python benchmarks/bench_engine.py
+	$(BIN)/python benchmarks/bench_bots.py
+
+bench-bots: $(STAMP)  ## the heuristic bot's time per decision
+	$(BIN)/python benchmarks/bench_bots.py
+
+bench-arena: $(STAMP)  ## the heuristic bot's strength: 2,000 duplicate pairs on qingdao and on tournament
+	$(BIN)/gouji arena --a heuristic --b random --rules qingdao --deals 2000 --seed 1 --jobs 2
+	$(BIN)/gouji arena --a heuristic --b random --rules tournament --deals 2000 --seed 1 --jobs 2
+
+bench-server: $(STAMP)  ## 100 tables of six bot clients over real WebSockets on loopback
+	$(BIN)/python benchmarks/bench_server.py
