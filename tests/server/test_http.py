@@ -27,8 +27,9 @@ def test_create_table_returns_code_link_and_owner_token(make_server: Any) -> Non
         assert cfg["turn_seconds"] == 12 and cfg["bots"] == BOTS5
         assert "seed" not in cfg and "seed" not in srv.client.get(f"/api/tables/{code}").text
         assert [s["held"] for s in table["seats"]] == [False, True, True, True, True, True]
-        page = srv.client.get(f"/t/{code}")
-        assert page.status_code == 200 and code in page.text
+        page = srv.client.get(f"/t/{code}", follow_redirects=False)
+        assert page.status_code == 307 and page.headers["location"] == f"/?t={code}"
+        assert "<html" in srv.client.get("/").text.lower(), "the browser table is served at /"
         assert srv.client.get("/t/ZZZZZZ").status_code == 404
         # lower-case codes work too
         assert srv.client.get(f"/api/tables/{code.lower()}").json()["code"] == code

@@ -15,7 +15,9 @@ HTTP (JSON in, JSON out; errors are ``{"error": message}`` with a 4xx status):
 - ``POST /api/tables/{code}/close`` — ``owner_token``: close the table.
 - ``GET /api/tables/{code}/games``, ``GET /api/players/{nickname}/games`` — stored records, listed.
 - ``GET /api/records/{id}`` — one record document (a set's records once its set is over).
-- ``GET /t/{code}`` — the friends' link: a small page naming the table.
+- ``GET /t/{code}`` — the friends' link: redirects to the browser table's page for that table.
+- ``GET /`` — the browser table (static files in ``static/``); ``replay_api`` adds a deal's replay steps
+  and the hint.
 
 WebSocket ``/ws/tables/{code}``: the messages of :mod:`.protocol` (``docs/protocol.md``).
 """
@@ -34,11 +36,13 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.requests import Request
-from starlette.responses import HTMLResponse, JSONResponse, Response
-from starlette.routing import Route, WebSocketRoute
+from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol as P
+from .replay_api import STATIC_DIR, replay_routes
 from .rooms import Connection, Lobby, RequestError, token_hash
 from .storage import Store, Writer
 
@@ -122,6 +126,7 @@ def create_app(
             store.close()
 
     routes = [
+        *replay_routes(),
         Route("/api/tables", _handler(_create), methods=["POST"]),
         Route("/api/tables/{code}", _handler(_table), methods=["GET"]),
         Route("/api/tables/{code}/join", _handler(_join), methods=["POST"]),
@@ -132,6 +137,7 @@ def create_app(
         Route("/api/records/{record_id:int}", _handler(_record), methods=["GET"]),
         Route("/t/{code}", _link_page, methods=["GET"]),
         WebSocketRoute("/ws/tables/{code}", _websocket),
+        Mount("/", app=StaticFiles(directory=STATIC_DIR, html=True), name="ui"),  # the browser table
     ]
     app = Starlette(routes=routes, lifespan=lifespan)
     app.state.limits = lim
@@ -238,20 +244,12 @@ async def _record(request: Request) -> Any:
 
 
 async def _link_page(request: Request) -> Response:
+    """The friends' link (好友房): sends the browser to the table's page, which offers the free seats."""
     code = request.path_params["code"].upper()
     room = _lobby(request).rooms.get(code)
     if room is None:
         return HTMLResponse("<!doctype html><title>gouji</title><p>No open table with this code.</p>", 404)
-    seats = "".join(
-        f"<li>seat {s.index}: {html.escape(s.nickname or (('bot ' + s.bot) if s.bot else 'free'))}</li>"
-        for s in room.seats
-    )
-    page = (
-        f"<!doctype html><meta charset=utf-8><title>gouji table {code}</title>"
-        f"<h1>够级 table {code}</h1><p>Status: {room.status}. Join code: <b>{code}</b></p><ul>{seats}</ul>"
-        f"<p>Join with <code>POST /api/tables/{code}/join</code> and play on <code>/ws/tables/{code}</code>.</p>"
-    )
-    return HTMLResponse(page)
+    return RedirectResponse(f"/?t={html.escape(code)}", status_code=307)
 
 
 # ------------------------------------------------------------------------------------------ WebSocket

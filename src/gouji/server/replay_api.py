@@ -1,0 +1,192 @@
+"""What the browser table needs beyond the core API: a finished deal step by step, and a hint.
+
+- ``GET /api/records/{id}/deals/{n}`` — deal ``n`` (0-based) of a stored record, replayed by the engine
+  into **steps**: step 0 is the deal after everything that happens before the first decision (dealing,
+  tribute, buying 3s and 4s), and step ``i`` the deal after decision ``i``.  Each step holds the public
+  view (:meth:`gouji.Deal.view` with ``None``, without the log and the rule options), every seat's hand
+  (``hands``: a finished deal is shown with its hands open) and the events since the step before.  The
+  record is read as ``GET /api/records/{id}`` serves it: a set still in progress answers 403.
+- ``POST /api/tables/{code}/hint`` — body ``{"token": …}``: :func:`gouji.hint` for the seat the token
+  holds, when that seat is to act: ``{"state", "seat", "action", "reason"}``; 403 for a token that holds no
+  seat, 409 when it is not that seat's turn.
+
+The server includes them with ``*replay_routes()`` in its route list, ahead of the static files at ``/``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import select
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from ..deal import Deal
+from ..hints import hint
+from ..match import Match, RecordError, load_record
+from ..rules import RuleSet
+from .storage import RecordRow, Store, TableRow
+
+STATIC_DIR = Path(__file__).resolve().parent / "static"
+"""The browser table (plain HTML, CSS and JavaScript modules), served at ``/``."""
+
+MAX_HINT_BODY = 1024
+GZIP_OVER = 4096
+"""Answers larger than this many bytes are sent gzipped to clients that accept it."""
+
+
+class _Refusal(Exception):
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+        self.message = message
+
+
+def _load(store: Store, record_id: int) -> tuple[dict[str, Any], str, list[Any], str] | None:
+    """A record's document, its table's status, who sat where and the table's code (on the store's thread)."""
+    with store.sessions() as s:
+        row = s.execute(
+            select(RecordRow.body, TableRow.status, RecordRow.players, TableRow.code)
+            .join(TableRow, TableRow.id == RecordRow.table_id)
+            .where(RecordRow.id == record_id)
+        ).first()
+        if row is None:
+            return None
+        return row[0], row[1], list(row[2] or []), row[3]
+
+
+def _step_view(deal: Deal) -> dict[str, Any]:
+    view = deal.view(None, log=False)
+    view.pop("rule_options", None)
+    view["hands"] = [deal.hand(s) for s in range(6)]
+    return view
+
+
+def _clean(event: dict[str, Any]) -> dict[str, Any]:
+    """An event as a replay shows it: everything, the seed aside."""
+    return {k: v for k, v in event.items() if k != "seed"}
+
+
+def deal_steps(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The steps of a finished deal from its :attr:`gouji.Deal.events`: the deal rebuilt decision by decision.
+
+    Raises ``ValueError`` if the events do not replay."""
+    if not events or events[0].get("type") != "deal":
+        raise ValueError("a deal's events start with its 'deal' event")
+    first = events[0]
+    rules = RuleSet.from_dict(first["rules"])
+    tribute = first.get("tribute", ())
+    if first.get("mode") == "seed":
+        deal = Deal.new(rules, seed=first["seed"], leader=first.get("leader"), tribute=tribute)
+    else:
+        deal = Deal.from_hands(
+            first["hands"],
+            rules,
+            leader=first["leader"],
+            setup=first.get("setup", False),
+            seed=first.get("seed"),
+            tribute=tribute,
+        )
+    seen = len(deal.events)
+    steps = [{"events": [_clean(e) for e in deal.events], "view": _step_view(deal)}]
+    for e in events[seen:]:
+        if e.get("type") != "act":
+            continue
+        deal.act(e["action"], seat=e["seat"])
+        steps.append({"events": [_clean(x) for x in deal.events[seen:]], "view": _step_view(deal)})
+        seen = len(deal.events)
+    if deal.events != events:
+        raise ValueError("the deal's events do not replay")
+    return steps
+
+
+def _replay_deal(body: dict[str, Any], index: int) -> dict[str, Any]:
+    try:
+        played = load_record(body)
+    except RecordError as e:
+        raise _Refusal(422, f"the record does not replay: {e}") from None
+    if not isinstance(played, Match):
+        raise _Refusal(400, "only set records have deals to step through here")
+    if not 0 <= index < len(played.deals) or not played.deals[index].is_over:
+        raise _Refusal(404, f"the record has no finished deal {index}")
+    deal = played.deals[index]
+    return {
+        "deal": index,
+        "deals": sum(1 for d in played.deals if d.is_over),
+        "set_length": played.set_length,
+        "rules": played.rules.name,
+        "rule_options": played.rules.to_dict(),
+        "places": deal.result()["places"],
+        "points": list(played.points[index]),
+        "totals": list(played.totals),
+        "steps": deal_steps(deal.events),
+    }
+
+
+async def _deal_endpoint(request: Request) -> Response:
+    try:
+        record_id = int(request.path_params["record_id"])
+        index = int(request.path_params["deal"])
+        lobby = request.app.state.lobby
+        found = await lobby.writer.call(_load, lobby.writer.store, record_id)
+        if found is None:
+            raise _Refusal(404, "no such record")
+        body, status, players, code = found
+        if status == "open":
+            raise _Refusal(403, "the records of a set in progress are served once the set is over")
+        out = await asyncio.to_thread(_replay_deal, body, index)
+    except _Refusal as e:
+        return JSONResponse({"error": e.message}, status_code=e.status)
+    out["id"] = record_id
+    out["players"] = players
+    out["table"] = code
+    body = json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    if "gzip" in request.headers.get("accept-encoding", "") and len(body) > GZIP_OVER:
+        # a deal is a few hundred steps of the whole table: ~450 KB of JSON, ~10 times less gzipped
+        packed = await asyncio.to_thread(gzip.compress, body, 6)
+        return Response(
+            packed, media_type="application/json", headers={"content-encoding": "gzip", "vary": "accept-encoding"}
+        )
+    return Response(body, media_type="application/json", headers={"vary": "accept-encoding"})
+
+
+async def _hint_endpoint(request: Request) -> Response:
+    try:
+        raw = await request.body()
+        if len(raw) > MAX_HINT_BODY:
+            raise _Refusal(413, f"a request body is at most {MAX_HINT_BODY} bytes")
+        try:
+            data = json.loads(raw or b"{}")
+        except ValueError:
+            raise _Refusal(400, "the request body is not JSON") from None
+        token = data.get("token") if isinstance(data, dict) else None
+        if not isinstance(token, str) or not token:
+            raise _Refusal(400, "a hint needs the seat's 'token'")
+        room = request.app.state.lobby.rooms.get(str(request.path_params["code"]).upper())
+        if room is None or room.status == "closed":
+            raise _Refusal(404, "no open table with this code")
+        seat = room.seat_of_token(token)
+        if seat is None:
+            raise _Refusal(403, "this token holds no seat at this table")
+        if room.status != "playing" or room.match.to_act != seat:
+            raise _Refusal(409, "it is not your turn")
+        h = hint(room.match.current, seat)
+    except _Refusal as e:
+        return JSONResponse({"error": e.message}, status_code=e.status)
+    return JSONResponse({"state": room.state, "seat": seat, "action": h.text, "reason": h.reason})
+
+
+def replay_routes() -> list[BaseRoute]:
+    """The routes of this module, to list in the app's routes ahead of the static files."""
+    return [
+        Route("/api/records/{record_id:int}/deals/{deal:int}", _deal_endpoint, methods=["GET"]),
+        Route("/api/tables/{code}/hint", _hint_endpoint, methods=["POST"]),
+    ]
+
+
+__all__ = ["STATIC_DIR", "deal_steps", "replay_routes"]

@@ -1,0 +1,62 @@
+// The page's router: the lobby at /, a table at /?t=CODE (add &watch=1 to watch), a replay at
+// /?replay=ID&deal=N. Everything else is in the modules it loads.
+
+import { h, clear, storedSeat } from "./dom.js";
+import { t, getLang, setLang, applyI18n, onLangChange } from "./i18n.js";
+import { Lobby } from "./lobby.js";
+import { LiveTable } from "./table.js";
+import { ReplayView } from "./replay.js";
+
+const main = document.getElementById("view");
+let current = null;
+
+function go(url, replace = false) {
+  if (replace) history.replaceState(null, "", url);
+  else history.pushState(null, "", url);
+  route();
+}
+
+function route() {
+  if (current && current.destroy) current.destroy();
+  current = null;
+  clear(main);
+  const q = new URLSearchParams(location.search);
+  const code = (q.get("t") || "").toUpperCase();
+  const replay = q.get("replay");
+  document.body.dataset.view = replay ? "replay" : code ? "table" : "lobby";
+  const exit = () => go("/");
+  if (replay) {
+    current = new ReplayView(main, Number(replay), Number(q.get("deal") || 0), {
+      onExit: exit,
+      step: Number(q.get("step") || 0),
+    });
+  } else if (code) {
+    const seat = storedSeat(code);
+    if (seat && seat.token) current = new LiveTable(main, code, seat, { onExit: exit });
+    else if (q.get("watch")) current = new LiveTable(main, code, null, { onExit: exit });
+    else current = new Lobby(main, { go, code });
+  } else {
+    current = new Lobby(main, { go });
+  }
+  window.gouji = { view: current };
+}
+
+document.addEventListener("click", (e) => {
+  const a = e.target.closest && e.target.closest("a[href^='/']");
+  if (!a || e.ctrlKey || e.metaKey || e.shiftKey || a.target) return;
+  e.preventDefault();
+  go(a.getAttribute("href"));
+});
+window.addEventListener("popstate", route);
+
+const langBtn = document.getElementById("lang-btn");
+langBtn.addEventListener("click", () => setLang(getLang() === "zh" ? "en" : "zh"));
+onLangChange(() => applyI18n(document));
+applyI18n(document);
+document.getElementById("home").addEventListener("click", (e) => {
+  e.preventDefault();
+  go("/");
+});
+route();
+void h;
+void t;

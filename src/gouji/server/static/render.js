@@ -1,0 +1,287 @@
+// The felt: six seats around the table from one seat's point of view, the top play, and the log lines.
+// Used by the live table (table.js) and the replay (replay.js).
+
+import { icon } from "./icons.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { cardFace, playCards, parseCounts, total, DISPLAY_ORDER, RANKS, rankFace } from "./cards.js";
+
+export const SETUP_PHASES = ["tribute_return", "buy_four", "revolution", "yaotou", "xuandian"];
+
+export function teamOf(seat) {
+  return seat % 2;
+}
+
+export function teamName(team) {
+  return t(team === 0 ? "team_red" : "team_blue");
+}
+
+export function placeName(i) {
+  return t("place_" + i);
+}
+
+/** A seat's display name: its nickname, or "Bot n", or "Seat n (empty)". */
+export function seatName(seats, s) {
+  const info = seats && seats[s];
+  if (info && info.nickname) return info.nickname;
+  if (info && info.bot) return `${t("bot")} ${s + 1}`;
+  return `${t("seat_n", { n: s + 1 })}`;
+}
+
+/** Cards as text for log lines: "2 2 K K K" style with 10 and jokers written out. */
+export function cardsText(text) {
+  return Array.from(String(text || ""))
+    .map((ch) => (ch === "X" ? "小王" : ch === "D" ? "大王" : rankFace(ch)))
+    .join(" ");
+}
+
+function actLine(ev, name, setup) {
+  const a = ev.action;
+  const seat = name(ev.seat);
+  if (a === "pass") return setup ? null : t("l_pass", { seat }); // a "no" before play says nothing new
+  if (a === "yield") return t("l_yield", { seat });
+  if (a === "declare") return t("l_declare", { seat });
+  if (a === "yaotou") return t("l_yaotou", { seat });
+  if (a === "wutou") return t("l_wutou", { seat });
+  if (a === "buy4") return t("l_buy4", { seat });
+  if (a === "revolt" || a === "return" || a.startsWith("return ")) return null; // told by their own events
+  if (a.startsWith("burn ")) return t("l_burn", { seat, cards: cardsText(a.slice(5)) });
+  return t("l_play", { seat, cards: cardsText(a) });
+}
+
+/**
+ * One log line for a public event, or null for events told by another line. `name(seat)` gives a seat's
+ * name; `ctx.setup` says whether the deal is still before play (updated as events pass).
+ */
+export function describeEvent(ev, name, ctx) {
+  const kind = (k) => t("k_" + k);
+  switch (ev.type) {
+    case "deal":
+      ctx.setup = true;
+      return t("l_deal", { name: name(ev.first_leader ?? ev.leader ?? 0) });
+    case "void":
+      return t("l_void");
+    case "tribute":
+      if (ev.exempt) return t("l_tribute_exempt", { from: name(ev.from), kind: kind(ev.kind) });
+      if (!ev.cards) return t("l_tribute_none", { from: name(ev.from), kind: kind(ev.kind) });
+      return t("l_tribute", { from: name(ev.from), to: name(ev.to), cards: cardsText(ev.cards), kind: kind(ev.kind) });
+    case "tribute_return":
+      if (typeof ev.cards === "number") return t("l_return_n", { from: name(ev.from), to: name(ev.to), n: ev.cards });
+      return t("l_return", { from: name(ev.from), to: name(ev.to), cards: cardsText(ev.cards) });
+    case "buy": {
+      const rank = rankFace(ev.rank);
+      if (ev.from === null || ev.from === undefined) return t("l_buy_none", { seat: name(ev.seat), rank });
+      if (ev.kind === "give") return t("l_give", { seat: name(ev.seat), from: name(ev.from), rank });
+      if (ev.kind === "free" || !ev.paid) return t("l_free", { seat: name(ev.seat), from: name(ev.from), rank });
+      return t("l_buy", { seat: name(ev.seat), from: name(ev.from), rank, paid: cardsText(ev.paid) });
+    }
+    case "revolution":
+      return t("l_revolution", { seat: name(ev.seat), hand: cardsText(ev.hand) });
+    case "play":
+      ctx.setup = false;
+      return t("l_play_start", { name: name(ev.leader) });
+    case "round":
+      return t("l_round", { name: name(ev.leader) });
+    case "act":
+      return actLine(ev, name, ctx.setup);
+    case "burn":
+      return ev.level > 1 ? t("l_burn_level", { n: ev.level }) : null;
+    case "burn_success":
+    case "burn_broken":
+    case "burn_countered":
+    case "burn_failed":
+    case "burn_ended":
+      return t("l_" + ev.type, { seat: name(ev.seat) });
+    case "forfeit":
+      return t("l_forfeit", { seat: name(ev.seat) });
+    case "smothered":
+      return t("l_smothered", { seat: name(ev.seat), by: name(ev.by) });
+    case "out":
+      return t("l_out", { seat: name(ev.seat), place: placeName(ev.order - 1) });
+    case "open":
+      return t("l_open", { seat: name(ev.seat) });
+    case "free_for_all":
+      return t("l_ffa");
+    case "end":
+      return t("l_end");
+    default:
+      return null;
+  }
+}
+
+/** The class of a log line, to colour the notable ones. */
+export function eventClass(ev) {
+  if (ev.type === "act") return ev.action === "pass" ? "ev-pass" : "ev-act";
+  if (["open", "out", "smothered", "revolution", "free_for_all", "end", "void"].includes(ev.type)) return "ev-big";
+  if (ev.type.startsWith("burn")) return "ev-burn";
+  if (ev.type === "tribute" || ev.type === "tribute_return" || ev.type === "buy") return "ev-tribute";
+  return "ev-info";
+}
+
+/** What each seat did last in the current round: seat → action text, from events in order. */
+export function trackLastActs(last, ev) {
+  if (ev.type === "deal" || ev.type === "void" || ev.type === "play" || ev.type === "round") {
+    for (const k of Object.keys(last)) delete last[k];
+  } else if (ev.type === "act" && typeof ev.action === "string" && !ev.action.startsWith("return")) {
+    last[ev.seat] = ev.action;
+  }
+}
+
+function badge(key, cls, extra) {
+  return h("span.badge." + cls, { title: t(key) }, t(key) + (extra || ""));
+}
+
+/**
+ * The felt as a DOM element.
+ * model: {view, seats (table seats, or null), bottom (the seat drawn at the bottom), me (own seat or null),
+ *         last (seat → last action), hands (six hands to show, or null), turn ({seat, deadline}),
+ *         showCounts (bool)}
+ */
+export function renderFelt(model) {
+  const { view } = model;
+  const felt = h("div.felt", { "aria-label": "table" });
+  felt.appendChild(h("div.felt-rim"));
+  const players = (view && view.players) || [];
+  const outOrder = (view && view.out_order) || [];
+  const places = view && view.places;
+  for (let pos = 0; pos < 6; pos++) {
+    const s = (model.bottom + pos) % 6;
+    felt.appendChild(renderSeat(model, s, pos, players[s] || {}, outOrder, places));
+  }
+  felt.appendChild(renderCenter(model));
+  return felt;
+}
+
+function renderSeat(model, s, pos, p, outOrder, places) {
+  const { view, seats, me, last, hands, turn } = model;
+  const info = (seats && seats[s]) || {};
+  const toAct = turn && turn.seat === s;
+  const cls = [
+    "seat",
+    "pos" + pos,
+    "team" + teamOf(s),
+    toAct ? "to-act" : "",
+    s === me ? "me" : "",
+    p.status && p.status !== "in_play" ? "status-" + p.status : "",
+    hands ? "open-hand" : "",
+  ].join(" ");
+  const el = h("div", { class: cls, dataset: { seat: s } });
+  const name = seatName(seats, s);
+  const head = h(
+    "div.seat-head",
+    h("span.avatar", { "aria-hidden": "true" }, info.bot ? icon("bot") : name.slice(0, 1).toUpperCase()),
+    h("span.seat-name", { title: name }, name),
+  );
+  el.appendChild(head);
+
+  const meta = h("div.seat-meta");
+  const count = p.cards;
+  meta.appendChild(
+    h(
+      "span.count",
+      { title: count === null || count === undefined ? t("cards_hidden") : t("cards_n", { n: count }) },
+      h("span.cardback"),
+      count === null || count === undefined ? t("cards_hidden") : String(count),
+    ),
+  );
+  let place = null;
+  if (places) place = places.indexOf(s);
+  else if (outOrder.includes(s)) place = outOrder.indexOf(s);
+  if (place !== null && place >= 0) meta.appendChild(h("span.place.place" + place, placeName(place)));
+  el.appendChild(meta);
+
+  const badges = h("div.badges");
+  if (me !== null && me !== undefined && s === (me + 3) % 6 && s !== me) badges.appendChild(badge("opposite", "b-opp"));
+  if (p.opened) badges.appendChild(badge("b_opened", "b-open"));
+  if (p.forfeited && !p.opened) badges.appendChild(badge("b_forfeited", "b-forfeit"));
+  if (p.declared) badges.appendChild(badge("b_declared", "b-declare"));
+  if (p.burning) badges.appendChild(badge("b_burning", "b-burn"));
+  if (p.status === "smothered") badges.appendChild(badge("b_smothered", "b-men"));
+  if (p.status === "failed_burn") badges.appendChild(badge("b_failed_burn", "b-men"));
+  if (p.status === "revolted") badges.appendChild(badge("b_revolted", "b-rev"));
+  if (p.yaotou === "yaotou" && p.yaotou_left > 0) badges.appendChild(badge("b_yaotou", "b-head", ` ×${p.yaotou_left}`));
+  else if (p.headless) badges.appendChild(badge("b_headless", "b-headless"));
+  if (info.auto && !info.bot) badges.appendChild(badge("b_auto", "b-auto"));
+  el.appendChild(badges);
+
+  if (toAct && turn.deadline) {
+    el.appendChild(h("div.timer", { dataset: { deadline: turn.deadline } }, ""));
+  }
+  const act = last && last[s];
+  if (act && s !== (view && view.top_seat)) {
+    el.appendChild(
+      h(
+        "div.bubble",
+        act === "pass" ? t("btn_pass") : act === "yield" ? t("btn_yield") : actBubble(act),
+      ),
+    );
+  }
+  const revealed = p.revealed;
+  const shown = hands ? hands[s] : revealed;
+  if (shown && !(s === me && !hands)) {
+    el.appendChild(h("div.seat-hand", miniHand(shown)));
+  }
+  return el;
+}
+
+function actBubble(act) {
+  if (act.startsWith("burn ")) return h("span", t("btn_burn") + " ", playCards(act.slice(5), "mini"));
+  if (/^[3-9TJQKA2XD]+$/.test(act)) return playCards(act, "mini");
+  const key = { declare: "btn_declare", revolt: "btn_revolt", yaotou: "btn_yaotou", wutou: "btn_wutou", buy4: "btn_buy4" }[act];
+  return key ? t(key) : act;
+}
+
+/** A hand as compact rank groups with counts (for open hands in replays and revealed revolutions). */
+export function miniHand(text) {
+  const counts = parseCounts(text);
+  const wrap = h("span.mini-hand", { dataset: { hand: text } });
+  for (const r of DISPLAY_ORDER) {
+    if (!counts[r]) continue;
+    const ch = RANKS[r];
+    wrap.appendChild(
+      h("span.mini-group", cardFace(ch, "mini"), counts[r] > 1 ? h("span.mini-count", "×" + counts[r]) : null),
+    );
+  }
+  if (!total(counts)) wrap.appendChild(h("span.muted", "—"));
+  return wrap;
+}
+
+function renderCenter(model) {
+  const { view, seats, turn, me } = model;
+  const center = h("div.center");
+  if (!view) return center;
+  const name = (s) => (s === me ? t("you") : seatName(seats, s));
+  if (view.free_for_all) center.appendChild(h("div.ffa", t("free_for_all")));
+  if (view.top) {
+    center.appendChild(
+      h(
+        "div.top-play" + (view.top_gouji ? ".gouji" : ""),
+        playCards(view.top, "top"),
+        h(
+          "div.top-by",
+          h("span.team-dot.team" + teamOf(view.top_seat)),
+          t("played_by", { name: name(view.top_seat) }),
+          view.top_gouji ? h("span.gouji-tag", t("gouji_play")) : null,
+        ),
+      ),
+    );
+  }
+  const status = h("div.status-line");
+  if (view.phase === "over") {
+    status.textContent = t("l_end");
+  } else if (turn && turn.seat !== null && turn.seat !== undefined) {
+    const s = turn.seat;
+    if (SETUP_PHASES.includes(view.phase)) {
+      status.textContent = t("phase_setup_wait", { name: name(s), what: t("phase_" + view.phase) });
+    } else if (view.burn_offer) {
+      status.textContent = s === me ? t("your_burn") : t("burn_offered", { name: name(s) });
+    } else if (!view.top) {
+      status.textContent = s === me ? t("your_turn") : t("leads", { name: name(s) });
+    } else {
+      status.textContent = s === me ? t("your_turn") : t("turn_of", { name: name(s) });
+    }
+    if (s === me) status.classList.add("mine");
+  }
+  center.appendChild(status);
+  return center;
+}

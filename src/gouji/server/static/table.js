@@ -1,0 +1,758 @@
+// The live table: one WebSocket to the server (docs/protocol.md), the felt, your hand, the actions, the
+// log, the card counter and the score. The server holds the game; this page only sends intents.
+
+import { icon } from "./icons.js";
+import { h, clear, api, toast, storeSeat } from "./dom.js";
+import { t, onLangChange } from "./i18n.js";
+import {
+  RANKS, DISPLAY_ORDER, NUM_RANKS, TWO, parseCounts, formatCounts, total, sameCounts, playAllowed, deckCounts,
+  cardFace, rankFace,
+} from "./cards.js";
+import {
+  renderFelt, describeEvent, eventClass, trackLastActs, seatName, teamName, placeName, cardsText, teamOf,
+  SETUP_PHASES,
+} from "./render.js";
+
+const KEY_RANKS = {
+  Digit2: "2", Digit3: "3", Digit4: "4", Digit5: "5", Digit6: "6", Digit7: "7", Digit8: "8", Digit9: "9", Digit0: "T",
+  Numpad2: "2", Numpad3: "3", Numpad4: "4", Numpad5: "5", Numpad6: "6", Numpad7: "7", Numpad8: "8", Numpad9: "9",
+  Numpad0: "T", KeyT: "T", KeyJ: "J", KeyQ: "Q", KeyK: "K", KeyA: "A", KeyX: "X", KeyD: "D",
+};
+const LONG_PRESS_MS = 450;
+
+export class LiveTable {
+  constructor(root, code, seatInfo, { onExit } = {}) {
+    this.root = root;
+    this.code = code;
+    this.info = seatInfo; // {seat, token, nickname} or null to watch
+    this.onExit = onExit || (() => {});
+    this.ws = null;
+    this.alive = true;
+    this.retry = 0;
+    this.frame = null;
+    this.table = null;
+    this.config = null;
+    this.rules = null;
+    this.seat = null;
+    this.deal = -1;
+    this.resetDeal();
+    this.sel = new Array(NUM_RANKS).fill(0);
+    this.pending = null;
+    this.hint = null;
+    this.summary = null;
+    this.summaryShown = new Set();
+    this.finalShown = false;
+    this.sideTab = window.innerWidth < 800 ? "log" : "log";
+    this.msgId = 0;
+    this.build();
+    this.keyHandler = (e) => this.onKey(e);
+    document.addEventListener("keydown", this.keyHandler);
+    this.timer = setInterval(() => this.tick(), 250);
+    this.unLang = onLangChange(() => this.renderAll(true));
+    this.connect();
+  }
+
+  destroy() {
+    this.alive = false;
+    clearInterval(this.timer);
+    document.removeEventListener("keydown", this.keyHandler);
+    this.unLang();
+    if (this.ws) this.ws.close();
+  }
+
+  // ------------------------------------------------------------------ connection
+
+  connect() {
+    const proto = location.protocol === "https:" ? "wss" : "ws";
+    const ws = new WebSocket(`${proto}://${location.host}/ws/tables/${encodeURIComponent(this.code)}`);
+    this.ws = ws;
+    ws.onopen = () => {
+      this.retry = 0;
+      const hello = { type: "hello", v: 1 };
+      if (this.info && this.info.token) hello.token = this.info.token;
+      ws.send(JSON.stringify(hello));
+      this.setBanner(null);
+    };
+    ws.onmessage = (m) => {
+      let frame;
+      try {
+        frame = JSON.parse(m.data);
+      } catch {
+        return;
+      }
+      this.onFrame(frame);
+    };
+    ws.onclose = () => {
+      if (!this.alive || this.closedFor) return;
+      this.setBanner(t("reconnecting"));
+      this.retry = Math.min(this.retry + 1, 5);
+      setTimeout(() => this.alive && this.connect(), 400 * this.retry);
+    };
+  }
+
+  send(msg) {
+    if (!this.ws || this.ws.readyState !== WebSocket.OPEN) return false;
+    this.ws.send(JSON.stringify(msg));
+    return true;
+  }
+
+  act(action) {
+    if (!this.info || !this.frame || this.pending) return;
+    const id = "a" + ++this.msgId;
+    if (this.send({ type: "act", action, state: this.frame.state, token: this.info.token, id })) {
+      this.pending = { id, state: this.frame.state, sel: this.sel.slice(), action };
+      this.sel.fill(0);
+      this.hint = null;
+      this.renderHand();
+      this.renderActions();
+    }
+  }
+
+  onFrame(f) {
+    if (f.type === "welcome") {
+      this.seat = f.seat;
+      if (f.role === "spectator" && this.info && this.info.token) {
+        // our token no longer holds a seat: watch
+        storeSeat(this.code, null);
+        this.info = null;
+      }
+      return;
+    }
+    if (f.type === "error") return this.onError(f);
+    if (f.type === "closed") {
+      this.closedFor = f.reason;
+      this.setBanner(t("closed", { reason: f.reason }));
+      return;
+    }
+    if (f.type !== "state") return;
+    this.absorb(f);
+  }
+
+  onError(f) {
+    if (this.pending && (!f.id || f.id === this.pending.id)) {
+      this.sel = this.pending.sel;
+      this.pending = null;
+    }
+    if (f.code === "no_table") {
+      this.closedFor = f.message;
+      this.setBanner(t("closed", { reason: f.message }));
+      return;
+    }
+    if (f.code === "unauthorized" && this.info) {
+      storeSeat(this.code, null);
+    }
+    if (f.code === "stale") toast(t("stale"), "warn");
+    else if (f.code === "illegal") toast(t("illegal", { msg: f.message }), "error");
+    else toast(t("error", { msg: f.message }), "error");
+    this.renderHand();
+    this.renderActions();
+  }
+
+  absorb(f) {
+    const full = f.full;
+    this.table = { ...(this.table || {}), ...f.table, config: f.table.config || this.config };
+    if (full) {
+      this.config = f.table.config || this.config;
+      if (f.view.rule_options) this.rules = f.view.rule_options;
+      this.deal = f.deal;
+      this.resetDeal();
+      for (const ev of f.view.log || []) this.addEvent(ev);
+    } else {
+      const ended = [];
+      for (const ev of f.events || []) {
+        if (ev.deal > this.deal) {
+          this.deal = ev.deal;
+          this.resetDeal();
+        }
+        if (ev.deal < this.deal) continue;
+        if (ev.type === "end") ended.push({ deal: ev.deal, places: ev.places, sweep: ev.sweep, tribute: [] });
+        else if (ended.length && (ev.type === "tribute" || ev.type === "tribute_return") && ev.deal === ended[0].deal + 1)
+          ended[0].tribute.push(ev);
+        this.addEvent(ev);
+      }
+      if (f.deal > this.deal) {
+        this.deal = f.deal;
+        this.resetDeal();
+      }
+      for (const e of ended) {
+        if (this.summaryShown.has(e.deal)) continue;
+        this.summaryShown.add(e.deal);
+        e.points = (f.table.points || [])[e.deal] || null;
+        e.totals = f.table.totals;
+        e.last = f.table.status === "over";
+        this.summary = e;
+      }
+    }
+    this.table.config = this.config;
+    this.frame = f;
+    if (this.pending && f.state > this.pending.state) this.pending = null;
+    if (this.hint && this.hint.state !== f.state) this.hint = null;
+    // keep the selection within the hand
+    const hand = parseCounts(f.view.hand || "");
+    for (let r = 0; r < NUM_RANKS; r++) this.sel[r] = Math.min(this.sel[r], hand[r]);
+    if (this.table.status === "over" && !this.finalShown && !this.summary) {
+      this.finalShown = true;
+      this.summary = { deal: f.deal, places: f.view.places, sweep: f.view.sweep, tribute: [],
+        points: (f.table.points || [])[f.deal], totals: f.table.totals, last: true };
+    }
+    if (this.summary && this.summary.last) this.finalShown = true;
+    this.renderAll(full);
+  }
+
+  resetDeal() {
+    this.last = {};
+    this.dealEvents = [];
+  }
+
+  addEvent(ev) {
+    this.dealEvents.push(ev);
+    trackLastActs(this.last, ev);
+  }
+
+  /** The deal's log lines, in the current language. */
+  logLines() {
+    const ctx = { setup: false };
+    const out = [];
+    for (const ev of this.dealEvents) {
+      const line = describeEvent(ev, (s) => this.name(s), ctx);
+      if (line) out.push({ line, cls: eventClass(ev) });
+    }
+    return out;
+  }
+
+  name(s) {
+    if (s === this.seat && this.seat !== null) return t("you");
+    return seatName(this.table && this.table.seats, s);
+  }
+
+  // ------------------------------------------------------------------ layout
+
+  build() {
+    clear(this.root);
+    this.bar = h("div.table-bar");
+    this.banner = h("div.banner", { hidden: true });
+    this.feltHolder = h("div.felt-holder");
+    this.handInfo = h("div.hand-info");
+    this.handEl = h("div.hand", { role: "group", "aria-label": "hand" });
+    this.actionsEl = h("div.actions");
+    this.side = h("aside.side");
+    this.overlay = h("div.overlay-holder");
+    this.root.appendChild(
+      h(
+        "section.table-view",
+        this.bar,
+        this.banner,
+        h(
+          "div.table-layout",
+          h("div.play-area", this.feltHolder, h("div.hand-area", this.handInfo, this.handEl, this.actionsEl)),
+          this.side,
+        ),
+        this.overlay,
+      ),
+    );
+  }
+
+  setBanner(text) {
+    this.banner.hidden = !text;
+    this.banner.textContent = text || "";
+  }
+
+  renderAll() {
+    if (!this.frame) return;
+    this.renderBar();
+    this.renderFelt();
+    this.renderHand();
+    this.renderActions();
+    this.renderSide();
+    this.renderOverlay();
+  }
+
+  isMyTurn() {
+    const turn = this.frame && this.frame.turn;
+    return !!(turn && this.seat !== null && turn.seat === this.seat && "legal_count" in turn);
+  }
+
+  renderBar() {
+    const tb = this.table;
+    const cfg = this.config || {};
+    const pts = tb.totals || [0, 0];
+    const setLen = cfg.set_length || 1;
+    const mySeat = this.seat;
+    const auto = mySeat !== null && tb.seats && tb.seats[mySeat] && tb.seats[mySeat].auto;
+    clear(this.bar);
+    this.bar.append(
+      h("div.bar-left",
+        h("span.code", { title: t("table_code") }, t("table_code") + " ", h("b", tb.code)),
+        h("span.preset", t("preset_" + (cfg.preset || (this.rules && this.rules.name) || "qingdao"))),
+        h("span.deal-no", t("deal_of", { n: Math.min(this.deal + 1, setLen), m: setLen })),
+        h("span.score",
+          h("span.team-dot.team0"), `${teamName(0)} ${pts[0]}`, h("span.sep", " : "),
+          h("span.team-dot.team1"), `${teamName(1)} ${pts[1]}`),
+        this.seat === null ? h("span.watching", icon("eye"), " " + t("watching")) : null,
+      ),
+      h("div.bar-right",
+        h("button.chip", { type: "button", title: t("copy_link"), onclick: () => this.copyLink() },
+          icon("link"), h("span.label-text", " " + t("copy_link"))),
+        mySeat !== null && this.info
+          ? h("button.chip" + (auto ? ".on" : ""), {
+              type: "button", id: "auto-btn", title: t("auto_title"),
+              onclick: () => this.send({ type: "auto", on: !auto, token: this.info.token }),
+            }, auto ? t("auto_on") : t("auto_off"))
+          : null,
+        h("button.chip", { type: "button", onclick: () => this.leave() }, t(this.info ? "leave" : "lobby")),
+      ),
+    );
+  }
+
+  copyLink() {
+    const link = `${location.origin}/?t=${this.code}`;
+    const done = () => toast(t("link_copied") + ": " + link);
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).then(done, done);
+    else done();
+  }
+
+  async leave() {
+    if (this.info && this.table && this.table.status === "playing" && !confirm(t("leave") + "?")) return;
+    if (this.info) {
+      try {
+        await api(`/api/tables/${this.code}/leave`, { token: this.info.token });
+      } catch {
+        /* the seat may be gone already */
+      }
+      storeSeat(this.code, null);
+    }
+    this.onExit();
+  }
+
+  renderFelt() {
+    const f = this.frame;
+    const me = this.seat;
+    const felt = renderFelt({
+      view: f.view,
+      seats: this.table.seats,
+      bottom: me === null ? 0 : me,
+      me,
+      last: this.last,
+      hands: null,
+      turn: f.turn,
+    });
+    if (this.table.status === "waiting") felt.querySelector(".center").replaceChildren(this.waitingPanel());
+    const prompt = this.promptPanel();
+    if (prompt) felt.appendChild(prompt);
+    clear(this.feltHolder).appendChild(felt);
+    this.tick();
+  }
+
+  waitingPanel() {
+    return h("div.waiting",
+      h("div.big", t("waiting_players")),
+      h("div", t("share_code", { code: this.code })),
+      h("div.code-big", this.code));
+  }
+
+  // ------------------------------------------------------------------ setup prompts
+
+  promptPanel() {
+    const f = this.frame;
+    const v = f.view;
+    if (!this.isMyTurn() || !SETUP_PHASES.includes(v.phase)) return null;
+    const choices = f.turn.choices || f.turn.sample || [];
+    const btn = (key, action, cls = "") =>
+      h("button.btn" + cls, { type: "button", dataset: { action }, onclick: () => this.act(action),
+        disabled: !!this.pending || !choices.includes(action) }, t(key));
+    let body;
+    if (v.phase === "revolution") {
+      body = choices.includes("revolt")
+        ? [h("p", t("p_revolution")), h("div.prompt-btns", btn("btn_revolt", "revolt", ".danger"), btn("btn_no_revolt", "pass", ".primary"))]
+        : [h("p", t("p_revolution_no")), h("div.prompt-btns", btn("btn_ok", "pass", ".primary"))];
+    } else if (v.phase === "yaotou") {
+      body = [h("p", t("p_yaotou", { n: (this.rules && this.rules.yaotou_limit) || 3 })),
+        h("div.prompt-btns", btn("btn_yaotou", "yaotou", ".primary"), btn("btn_wutou", "wutou"))];
+    } else if (v.phase === "xuandian") {
+      body = [h("p", t("p_xuandian")), h("div.prompt-btns", btn("btn_declare", "declare", ".primary"), btn("btn_no_declare", "pass"))];
+    } else if (v.phase === "buy_four") {
+      body = [h("p", t("p_buy_four")), h("div.prompt-btns", btn("btn_buy4", "buy4", ".primary"), btn("btn_no_buy", "pass"))];
+    } else if (v.phase === "tribute_return") {
+      const n = this.returnSize();
+      body = [h("p", t("p_return", { n, name: this.name(this.returnTo()) }))];
+    }
+    const hint = this.hint ? h("div.hint-reason", icon("bulb"), " " + this.hint.reason) : null;
+    return h("div.prompt", { role: "dialog", "aria-label": t("phase_" + v.phase) },
+      h("h3", t("phase_" + v.phase)), body, hint);
+  }
+
+  returnSize() {
+    const turn = this.frame.turn;
+    const c = (turn.choices || turn.sample || []).find((x) => x.startsWith("return "));
+    return c ? c.length - 7 : 0;
+  }
+
+  returnTo() {
+    // 还贡 goes back to the payer of a 落贡 this seat received, in the order they were paid
+    const paid = this.dealEvents.filter((e) => e.type === "tribute" && e.to === this.seat && e.cards && e.kind === "luo");
+    const back = this.dealEvents.filter((e) => e.type === "tribute_return" && e.from === this.seat).length;
+    const ev = paid[back] || paid[0];
+    return ev ? ev.from : this.seat;
+  }
+
+  // ------------------------------------------------------------------ the hand
+
+  handCounts() {
+    return parseCounts((this.frame && this.frame.view.hand) || "");
+  }
+
+  renderHand() {
+    if (!this.frame) return;
+    const v = this.frame.view;
+    const focusRank = document.activeElement && document.activeElement.dataset && document.activeElement.dataset.rank;
+    clear(this.handEl);
+    if (this.seat === null) {
+      this.handEl.classList.add("spectating");
+      this.handEl.appendChild(h("div.muted", icon("eye"), " " + t("watching")));
+      clear(this.handInfo);
+      return;
+    }
+    const hand = this.handCounts();
+    const special = h("div.cluster.special");
+    const naturals = h("div.cluster.naturals");
+    for (const r of DISPLAY_ORDER) {
+      const n = hand[r];
+      if (!n) continue;
+      const ch = RANKS[r];
+      const sel = this.sel[r];
+      const stack = h("span.stack", { dataset: { depth: Math.min(n, 4) } }, cardFace(ch));
+      const g = h(
+        "button.group" + (sel ? ".selected" : "") + (sel && sel === n ? ".all" : ""),
+        {
+          type: "button",
+          dataset: { rank: ch, count: n, sel },
+          "aria-label": `${rankFace(ch)} ×${n}` + (sel ? `, ${sel} ✓` : ""),
+          "aria-pressed": sel ? "true" : "false",
+        },
+        stack,
+        h("span.n", "×" + n),
+        sel ? h("span.sel-n", String(sel)) : null,
+      );
+      this.bindGroup(g, r);
+      (r >= TWO ? special : naturals).appendChild(g);
+    }
+    if (special.lastChild) special.lastChild.classList.add("last-special");
+    if (special.childNodes.length) this.handEl.appendChild(special);
+    if (naturals.childNodes.length) this.handEl.appendChild(naturals);
+    if (!total(hand)) this.handEl.appendChild(h("div.muted", t("hand_empty")));
+    if (focusRank) {
+      const again = this.handEl.querySelector(`[data-rank="${focusRank}"]`);
+      if (again) again.focus();
+    }
+    clear(this.handInfo);
+    const selText = formatCounts(this.sel);
+    this.handInfo.append(
+      ...[h("span.sel-text", selText ? t("selected", { cards: cardsText(selText) }) + ` (${total(this.sel)})` : t("nothing_selected")),
+      this.hint && !SETUP_PHASES.includes(v.phase) ? h("span.hint-reason", icon("bulb"), " " + this.hint.reason) : null,
+      ].filter(Boolean),
+    );
+  }
+
+  bindGroup(g, r) {
+    let timer = null;
+    g.addEventListener("pointerdown", (e) => {
+      if (e.button !== 0) return;
+      this.longPressed = false;
+      timer = setTimeout(() => {
+        this.longPressed = true;
+        const n = this.handCounts()[r];
+        this.setSel(r, this.sel[r] === n ? 0 : n);
+      }, LONG_PRESS_MS);
+    });
+    const cancel = () => clearTimeout(timer);
+    g.addEventListener("pointerup", cancel);
+    g.addEventListener("pointerleave", cancel);
+    g.addEventListener("click", () => {
+      if (this.longPressed) {
+        this.longPressed = false;
+        return;
+      }
+      const n = this.handCounts()[r];
+      this.setSel(r, this.sel[r] >= n ? 0 : this.sel[r] + 1);
+    });
+    g.addEventListener("contextmenu", (e) => {
+      e.preventDefault();
+      this.setSel(r, Math.max(0, this.sel[r] - 1));
+    });
+    g.addEventListener("keydown", (e) => {
+      const n = this.handCounts()[r];
+      if (e.key === "ArrowUp" || e.key === "+" || e.key === "=") this.setSel(r, Math.min(n, this.sel[r] + 1));
+      else if (e.key === "ArrowDown" || e.key === "-") this.setSel(r, Math.max(0, this.sel[r] - 1));
+      else if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+        const all = Array.from(this.handEl.querySelectorAll(".group"));
+        const i = all.indexOf(g) + (e.key === "ArrowLeft" ? -1 : 1);
+        if (all[i]) all[i].focus();
+      } else return;
+      e.preventDefault();
+      e.stopPropagation();
+    });
+  }
+
+  setSel(r, n) {
+    this.sel[r] = n;
+    this.renderHand();
+    this.renderActions();
+  }
+
+  // ------------------------------------------------------------------ actions
+
+  /** Which plays the selection may be sent as now: {play, burn, ret} (booleans). */
+  selectionState() {
+    const out = { play: false, burn: false, ret: false };
+    if (!this.isMyTurn() || this.pending || !total(this.sel)) return out;
+    const f = this.frame;
+    const v = f.view;
+    const turn = f.turn;
+    const hand = this.handCounts();
+    if (v.phase === "tribute_return") {
+      const n = this.returnSize();
+      const text = "return " + formatCounts(this.sel);
+      out.ret = total(this.sel) === n && (turn.choices ? turn.choices.includes(text) : true);
+      return out;
+    }
+    if (v.phase !== "play") return out;
+    let ok;
+    if (turn.choices) {
+      ok = turn.choices.some((c) => {
+        const text = turn.burn_offer ? (c.startsWith("burn ") ? c.slice(5) : null) : c;
+        if (!text || text === "pass" || text === "yield") return false;
+        try {
+          return sameCounts(parseCounts(text), this.sel);
+        } catch {
+          return false;
+        }
+      });
+    } else {
+      ok = playAllowed(this.sel, hand, v.top, this.rules);
+    }
+    if (turn.burn_offer) out.burn = ok;
+    else out.play = ok;
+    return out;
+  }
+
+  renderActions() {
+    if (!this.frame) return;
+    clear(this.actionsEl);
+    if (this.seat === null) return;
+    const f = this.frame;
+    const v = f.view;
+    const mine = this.isMyTurn() && !this.pending;
+    const turn = f.turn;
+    const st = this.selectionState();
+    const b = (id, key, enabled, onclick, cls = "") =>
+      h("button.btn" + cls, { type: "button", id, disabled: !enabled, onclick }, t(key));
+    const hintBtn = b("btn-hint", "btn_hint", mine, () => this.askHint(), ".ghost");
+    const clearBtn = b("btn-clear", "btn_clear", total(this.sel) > 0, () => this.clearSel(), ".ghost");
+    if (SETUP_PHASES.includes(v.phase)) {
+      this.actionsEl.append(hintBtn);
+      if (v.phase === "tribute_return") {
+        this.actionsEl.append(clearBtn,
+          b("btn-return", "btn_return", st.ret, () => this.act("return " + formatCounts(this.sel)), ".primary"));
+      }
+      return;
+    }
+    const burnOffer = mine && turn.burn_offer;
+    this.actionsEl.append(
+      hintBtn,
+      clearBtn,
+      b("btn-pass", burnOffer ? "btn_no_burn" : "btn_pass", mine && !!turn.can_pass, () => this.act("pass")),
+      b("btn-yield", "btn_yield", mine && !!turn.can_yield, () => this.act("yield")),
+      b("btn-burn", "btn_burn", st.burn, () => this.act("burn " + formatCounts(this.sel)), ".burn"),
+      b("btn-play", "btn_play", st.play, () => this.act(formatCounts(this.sel)), ".primary"),
+    );
+    if (mine) this.actionsEl.classList.add("my-turn");
+    else this.actionsEl.classList.remove("my-turn");
+  }
+
+  clearSel() {
+    this.sel.fill(0);
+    this.renderHand();
+    this.renderActions();
+  }
+
+  async askHint() {
+    if (!this.isMyTurn() || !this.info) return;
+    const state = this.frame.state;
+    let action, reason;
+    try {
+      const res = await api(`/api/tables/${this.code}/hint`, { token: this.info.token });
+      if (res.state !== this.frame.state) return;
+      action = res.action;
+      reason = res.reason;
+    } catch (e) {
+      if (e.status === 409 || this.frame.state !== state) return;
+      const turn = this.frame.turn;
+      const list = turn.choices || turn.sample || [];
+      action = list.find((c) => c !== "pass" && c !== "yield") || list[0];
+      reason = t("hint_fallback");
+    }
+    if (!action || this.frame.state !== state) return;
+    this.hint = { state, action, reason };
+    let cards = null;
+    if (action.startsWith("burn ")) cards = action.slice(5);
+    else if (action.startsWith("return ")) cards = action.slice(7);
+    else if (/^[3-9TJQKA2XD]+$/.test(action)) cards = action;
+    if (cards) this.sel = parseCounts(cards);
+    else this.sel.fill(0);
+    this.renderAll();
+    const flash = this.root.querySelector(
+      action === "pass" ? "#btn-pass, .prompt [data-action='pass']"
+        : action === "yield" ? "#btn-yield"
+        : cards === null ? `.prompt [data-action='${action}']` : action.startsWith("burn") ? "#btn-burn"
+        : action.startsWith("return") ? "#btn-return" : "#btn-play");
+    if (flash) {
+      flash.classList.add("hinted");
+      flash.focus();
+    }
+  }
+
+  onKey(e) {
+    if (!this.frame || e.target.closest && e.target.closest("input, select, textarea")) return;
+    if (e.ctrlKey || e.metaKey || e.altKey) return;
+    const key = e.key;
+    const ch = KEY_RANKS[e.code];
+    if (ch && this.seat !== null) {
+      const r = RANKS.indexOf(ch);
+      const n = this.handCounts()[r];
+      if (n) this.setSel(r, e.shiftKey ? Math.max(0, this.sel[r] - 1) : Math.min(n, this.sel[r] + 1));
+      e.preventDefault();
+      return;
+    }
+    const click = (sel) => {
+      const b = this.root.querySelector(sel);
+      if (b && !b.disabled) b.click();
+    };
+    if (key === "Enter") {
+      if (e.target.tagName === "BUTTON" && !e.target.classList.contains("group")) return;
+      click("#btn-play:not([disabled]), #btn-burn:not([disabled]), #btn-return:not([disabled])");
+      e.preventDefault();
+    } else if (key === "Escape") {
+      this.clearSel();
+    } else if (e.code === "KeyP") click("#btn-pass");
+    else if (e.code === "KeyY") click("#btn-yield");
+    else if (e.code === "KeyH") click("#btn-hint");
+  }
+
+  tick() {
+    for (const el of this.root.querySelectorAll(".timer[data-deadline]")) {
+      const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
+      el.textContent = `${left}s`;
+      el.classList.toggle("low", left <= 5);
+    }
+  }
+
+  // ------------------------------------------------------------------ side panel
+
+  renderSide() {
+    const old = this.logEl;
+    const stick = !old || old.scrollTop + old.clientHeight >= old.scrollHeight - 40;
+    const keep = old ? old.scrollTop : 0;
+    clear(this.side);
+    const tabs = [["log", "tab_log"], ["counter", "tab_counter"], ["score", "tab_score"]];
+    const bar = h("div.tabs", { role: "tablist" });
+    for (const [id, key] of tabs) {
+      bar.appendChild(h("button.tab" + (this.sideTab === id ? ".active" : ""), {
+        type: "button", role: "tab", dataset: { tab: id }, "aria-selected": this.sideTab === id ? "true" : "false",
+        onclick: () => { this.sideTab = id; this.renderSide(); },
+      }, t(key)));
+    }
+    this.side.appendChild(bar);
+    if (this.sideTab === "log") {
+      this.logEl = h("ol.log", { "aria-live": "polite" });
+      for (const item of this.logLines().slice(-400)) this.logEl.appendChild(h("li." + item.cls, item.line));
+      this.side.appendChild(this.logEl);
+      this.logEl.scrollTop = stick ? this.logEl.scrollHeight : keep;
+    } else {
+      this.logEl = null;
+      this.side.appendChild(this.sideTab === "counter" ? this.counterPanel() : this.scorePanel());
+    }
+  }
+
+  counterEnabled() {
+    const cfg = this.config || {};
+    if (typeof cfg.card_counter === "boolean") return cfg.card_counter;
+    const pref = localStorage.getItem("gouji.counter." + this.code);
+    return pref === null ? true : pref === "1";
+  }
+
+  counterPanel() {
+    if (!this.counterEnabled()) return h("div.pane.muted", t("counter_off"));
+    const deck = deckCounts(this.rules);
+    const played = parseCounts(this.frame.view.played || "");
+    const mine = this.handCounts();
+    const grid = h("div.counter-grid");
+    for (const r of DISPLAY_ORDER) {
+      const left = Math.max(0, deck[r] - played[r] - mine[r]);
+      if (!deck[r]) continue;
+      grid.appendChild(h("div.counter-cell" + (left ? "" : ".zero"), { dataset: { rank: RANKS[r], left } },
+        cardFace(RANKS[r], "mini"), h("span.left", String(left))));
+    }
+    return h("div.pane", h("div.muted.small", t("counter_help")), grid);
+  }
+
+  scorePanel() {
+    const tb = this.table;
+    const pts = tb.points || [];
+    const members = (team) => [0, 1, 2, 3, 4, 5].filter((s) => teamOf(s) === team).map((s) => this.name(s)).join(" · ");
+    const rows = pts.map((p, i) => h("tr", h("td", t("deal_n", { n: i + 1 })), h("td", String(p[0])), h("td", String(p[1]))));
+    const tot = tb.totals || [0, 0];
+    return h("div.pane",
+      h("table.score-table",
+        h("thead", h("tr", h("th", ""),
+          h("th", h("span.team-dot.team0"), teamName(0)), h("th", h("span.team-dot.team1"), teamName(1)))),
+        h("tbody", rows, h("tr.total", h("td", t("totals")), h("td", String(tot[0])), h("td", String(tot[1]))))),
+      h("div.small.muted", h("span.team-dot.team0"), members(0)),
+      h("div.small.muted", h("span.team-dot.team1"), members(1)));
+  }
+
+  // ------------------------------------------------------------------ end of deal and set
+
+  renderOverlay() {
+    clear(this.overlay);
+    const s = this.summary;
+    if (!s) return;
+    const pp = (this.rules && this.rules.place_points) || [4, 2, 0, 0, -2, -4];
+    const placeRows = (s.places || []).map((seat, i) =>
+      h("li.team" + teamOf(seat), h("span.place.place" + i, placeName(i)), h("span.who", this.name(seat)),
+        h("span.pts", s.sweep === null || s.sweep === undefined ? (pp[i] > 0 ? "+" : "") + pp[i] : "")));
+    const tribute = s.tribute.filter((e) => e.type === "tribute").map((e) =>
+      h("li", describeEvent(e, (x) => this.name(x), { setup: true })));
+    const tot = s.totals || [0, 0];
+    const box = h("div.summary", { role: "dialog", "aria-label": t("deal_over", { n: s.deal + 1 }) },
+      h("h2", s.last ? t("set_over") : t("deal_over", { n: s.deal + 1 })),
+      s.sweep !== null && s.sweep !== undefined ? h("p.sweep", t("sweep", { team: teamName(s.sweep) })) : null,
+      h("ol.places", placeRows),
+      s.points ? h("p.deal-points", t("points") + ": ", h("span.team-dot.team0"), `${teamName(0)} ${s.points[0]}`, " · ",
+        h("span.team-dot.team1"), `${teamName(1)} ${s.points[1]}`) : null,
+      !s.last ? h("div.tribute", h("h3", t("tribute_next")), tribute.length ? h("ul", tribute) : h("p.muted", t("no_tribute"))) : null,
+      h("p.totals", t("totals") + ": ", h("span.team-dot.team0"), `${teamName(0)} ${tot[0]}`, " · ",
+        h("span.team-dot.team1"), `${teamName(1)} ${tot[1]}`),
+      s.last ? h("p.winner", tot[0] === tot[1] ? t("draw") : t("winner", { team: teamName(tot[0] > tot[1] ? 0 : 1) })) : null,
+      s.last ? this.replayLinks() : null,
+      h("div.prompt-btns",
+        h("button.btn.primary", { type: "button", id: "summary-continue", onclick: () => { this.summary = null; this.renderOverlay(); } },
+          s.last ? t("close") : t("continue"))),
+    );
+    this.overlay.appendChild(h("div.backdrop", box));
+  }
+
+  replayLinks() {
+    const holder = h("div.replay-links");
+    api(`/api/tables/${this.code}/games`).then((res) => {
+      const games = res.games || [];
+      const set = games.find((g) => g.kind === "set");
+      const n = (this.table.points || []).length;
+      for (let i = 0; i < n; i++) {
+        const rec = set || games.find((g) => g.kind === "deal" && g.deal === i);
+        if (!rec) continue;
+        holder.appendChild(h("a.chip", { href: `/?replay=${rec.id}&deal=${i}`, dataset: { link: "replay" } }, t("replay_deal", { n: i + 1 })));
+      }
+    }, () => {});
+    return holder;
+  }
+}

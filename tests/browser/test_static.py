@@ -1,0 +1,81 @@
+"""The browser table's files, without a browser: complete, local, in step with the engine."""
+
+from __future__ import annotations
+
+import json
+import re
+
+from gouji.rules import PRESETS, RuleSet
+from gouji.server.replay_api import STATIC_DIR
+
+
+def _js() -> dict[str, str]:
+    return {p.name: p.read_text(encoding="utf-8") for p in STATIC_DIR.glob("*.js")}
+
+
+def test_presets_json_matches_the_engine() -> None:
+    data = json.loads((STATIC_DIR / "presets.json").read_text(encoding="utf-8"))
+    assert data["order"] == list(PRESETS)
+    assert data["presets"] == {name: RuleSet.preset(name).to_dict() for name in PRESETS}, (
+        "regenerate src/gouji/server/static/presets.json from RuleSet.preset(...).to_dict()"
+    )
+
+
+def _strings(lang: str) -> set[str]:
+    text = _js()["i18n.js"]
+    block = re.search(rf"^const {lang} = \{{\n(.*?)^\}};", text, re.S | re.M)
+    assert block, f"no {lang} table in i18n.js"
+    return set(re.findall(r"^  (\w+):", block.group(1), re.M))
+
+
+def test_both_languages_have_every_string_the_pages_use() -> None:
+    zh, en = _strings("zh"), _strings("en")
+    assert zh == en, f"only in zh: {sorted(zh - en)}; only in en: {sorted(en - zh)}"
+    used: set[str] = set()
+    for name, text in _js().items():
+        if name == "i18n.js":
+            continue
+        used |= set(re.findall(r"""\bt\(\s*["'](\w+)["']\s*[,)]""", text))
+    html = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
+    used |= set(re.findall(r'data-i18n(?:-ph|-title)?="(\w+)"', html))
+    assert used - zh == set(), f"strings used but not defined: {sorted(used - zh)}"
+    # keys built at run time: places, presets, phases, badges, tribute kinds, options
+    for prefix, names in {
+        "place_": [str(i) for i in range(6)],
+        "preset_": list(PRESETS),
+        "phase_": ["revolution", "yaotou", "xuandian", "buy_four", "tribute_return"],
+        "k_": ["men", "shao", "dian", "luo", "sweep"],
+        "sc_": ["always", "at_or_below_10", "never"],
+        "l_burn_": ["success", "broken", "countered", "failed", "ended"],
+    }.items():
+        for n in names:
+            assert prefix + n in zh, prefix + n
+    # the Chinese terms players use are there
+    chinese = (STATIC_DIR / "i18n.js").read_text(encoding="utf-8")
+    for term in (
+        "头科",
+        "大落",
+        "开点",
+        "烧牌",
+        "宣点",
+        "闷",
+        "革命",
+        "要头",
+        "无头",
+        "托管",
+        "记牌器",
+        "还贡",
+        "让牌",
+    ):
+        assert term in chinese
+
+
+def test_everything_is_local_and_every_module_exists() -> None:
+    names = {p.name for p in STATIC_DIR.iterdir()}
+    for name, text in {**_js(), "index.html": (STATIC_DIR / "index.html").read_text(encoding="utf-8")}.items():
+        assert not re.search(r"""(src|href)=["']https?://|import[^;]*["']https?://|url\(https?://""", text), name
+        for imported in re.findall(r"""from\s+["']\./([\w.]+)["']""", text):
+            assert imported in names, f"{name} imports {imported}, which is not in static/"
+    css = (STATIC_DIR / "style.css").read_text(encoding="utf-8")
+    assert "@import" not in css and "http" not in css
+    assert {"index.html", "app.js", "table.js", "replay.js", "i18n.js", "style.css"} <= names

@@ -1,0 +1,444 @@
+"""The browser table in a real browser (Debian's Chromium through Playwright), against the real server.
+
+Screenshots of the key moments are kept in ``tests/browser/artifacts/``.  ``GOUJI_UPDATE_SCREENSHOT=1`` also
+copies the one of a deal in play to the README's ``docs/screenshot.png``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import time
+from pathlib import Path
+from typing import Any
+
+import gouji
+from gouji.cards import format_counts, parse_counts
+from gouji.plays import NO_RANK, Play
+
+from .conftest import PHONE, LiveServer, shot
+
+DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
+RANK_KEYS = {
+    **{c: f"Digit{c}" for c in "23456789"},
+    "T": "Digit0",
+    "J": "KeyJ",
+    "Q": "KeyQ",
+    "K": "KeyK",
+    "A": "KeyA",
+    "X": "KeyX",
+    "D": "KeyD",
+}
+
+# ------------------------------------------------------------------------------------------ helpers
+
+
+def create_in_lobby(
+    page: Any, nickname: str, *, set_length: int | None = None, seats: dict[int, str] | None = None
+) -> str:
+    """Open a table through the lobby form: instant bots, no timer; returns its code."""
+    page.wait_for_selector("#create-form")
+    page.fill("#nickname", nickname)
+    page.select_option("#bot-delay", "0")
+    page.select_option("#timer", "")
+    if set_length is not None:
+        page.fill("#set-length", str(set_length))
+    for s, v in (seats or {}).items():
+        page.select_option(f"#seat-{s}", v)
+    page.click("#create-btn")
+    page.wait_for_selector(".felt")
+    page.wait_for_function("() => window.gouji.view.frame")
+    code: str = page.evaluate("window.gouji.view.code")
+    return code
+
+
+def open_seat(page: Any, code: str, seat: int, token: str, nickname: str) -> None:
+    """Sit this browser at a seat taken through the API (as the lobby would have stored it)."""
+    page.evaluate(
+        "([code, info]) => localStorage.setItem('gouji.seats', JSON.stringify({[code]: info}))",
+        [code, {"seat": seat, "token": token, "nickname": nickname}],
+    )
+    page.goto(f"/?t={code}")
+    page.wait_for_function("() => window.gouji.view.frame")
+
+
+def state(page: Any) -> int:
+    n: int = page.evaluate("window.gouji.view.frame.state")
+    return n
+
+
+def my_turn(page: Any) -> None:
+    page.wait_for_selector("#btn-hint:not([disabled]), #summary-continue")
+
+
+def hand_on_page(page: Any) -> str:
+    """The hand as the page shows it: its rank groups and their counts."""
+    groups = page.eval_on_selector_all(".hand .group", "els => els.map(e => [e.dataset.rank, +e.dataset.count])")
+    return "".join(r * n for r, n in groups)
+
+
+def act_by_hint(page: Any) -> str:
+    """Ask for a hint and take it; returns the hint's reason."""
+    before = state(page)
+    page.click("#btn-hint")
+    page.wait_for_selector(".hinted:not([disabled])")
+    reason: str = page.inner_text(".hint-reason")
+    page.click(".hinted")
+    page.wait_for_function(
+        "s => window.gouji.view.frame.state > s || !!document.querySelector('#summary-continue')", arg=before
+    )
+    return reason
+
+
+def select_cards(page: Any, text: str) -> None:
+    """Select these cards by clicking their rank groups (one click, one card)."""
+    if page.is_enabled("#btn-clear"):
+        page.click("#btn-clear")
+    for r in dict.fromkeys(text):
+        for _ in range(text.count(r)):
+            page.click(f".hand .group[data-rank='{r}']")
+
+
+def sent_actions(page: Any) -> list[dict[str, Any]]:
+    """Record every ``act`` the page sends on its WebSocket (call before the page connects)."""
+    sent: list[dict[str, Any]] = []
+
+    def on_ws(ws: Any) -> None:
+        def on_frame(payload: Any) -> None:
+            try:
+                msg = json.loads(payload)
+            except (TypeError, ValueError):
+                return
+            if msg.get("type") == "act":
+                sent.append(msg)
+
+        ws.on("framesent", on_frame)
+
+    page.on("websocket", on_ws)
+    return sent
+
+
+def table_in_play(server: LiveServer, **options: Any) -> dict[str, Any]:
+    """A table with a person at seat 0 and five bots, straight into play (no revolution, no 宣点)."""
+    bots: list[str | None] = ["heuristic"] * 6
+    bots[0] = None
+    return server.create(
+        bots=bots,
+        nickname="Ann",
+        seat=0,
+        bot_delay=0,
+        turn_seconds=None,
+        options={"revolution": False, "xuandian": False, **options},
+    )
+
+
+# ------------------------------------------------------------------------------------------ the tests
+
+
+def test_a_person_plays_a_whole_deal_with_five_bots(new_page: Any, server: LiveServer) -> None:
+    page = new_page()
+    shot(page, "lobby")
+    code = create_in_lobby(page, "Ann", set_length=1)
+    room = server.room(code)
+    decisions, reasons, plays, prompted = 0, [], 0, False
+    while True:
+        my_turn(page)
+        if page.query_selector("#summary-continue"):
+            break
+        phase = page.evaluate("window.gouji.view.frame.view.phase")
+        if phase != "play" and not prompted:
+            page.wait_for_selector(".prompt")
+            shot(page, "setup-prompt")
+            prompted = True
+        if phase == "play":
+            plays += 1
+            if plays == 6:  # a deal in full swing: the README's picture
+                page.click("#btn-hint")
+                page.wait_for_selector(".hinted")
+                path = shot(page, "table-desktop")
+                if os.environ.get("GOUJI_UPDATE_SCREENSHOT"):
+                    shutil.copyfile(path, DOCS_SCREENSHOT)
+        assert page.evaluate("window.gouji.view.frame.turn.seat") == 0
+        reasons.append(act_by_hint(page))
+        decisions += 1
+        assert decisions < 400, "the deal does not end"
+    shot(page, "deal-over")
+    assert room.match.is_over and decisions > 3 and all(reasons)
+    deal = room.match.deals[0]
+    names = page.eval_on_selector_all(".summary .places .who", "els => els.map(e => e.textContent)")
+    expected = ["你" if s == 0 else f"机器人 {s + 1}" for s in deal.places]
+    assert names == expected
+    points = page.inner_text(".summary .deal-points")
+    assert f"红方 {room.match.points[0][0]}" in points and f"蓝方 {room.match.points[0][1]}" in points
+    # the deal's log was shown as it went, ending with the deal's end
+    log = page.eval_on_selector_all(".log li", "els => els.map(e => e.textContent)")
+    assert log[-1] == "本局结束" and any(line.startswith("你 出") for line in log)
+    # once the set is over, its deals can be replayed from the summary
+    page.wait_for_selector(".replay-links a")
+    page.click(".replay-links a")
+    page.wait_for_selector("#rp-step")
+
+
+def test_two_people_at_one_table_each_see_only_their_own_hand(new_page: Any, server: LiveServer) -> None:
+    ann = new_page()
+    ann_frames: list[str] = []
+    ann.on("websocket", lambda ws: ws.on("framereceived", lambda p: ann_frames.append(str(p))))
+    code = create_in_lobby(ann, "Ann", seats={3: "person"})
+    ann.wait_for_selector(".waiting .code-big")
+    assert ann.inner_text(".waiting .code-big") == code
+
+    bob = new_page(path=f"/?t={code}")  # the invite link
+    bob_frames: list[str] = []
+    bob.on("websocket", lambda ws: ws.on("framereceived", lambda p: bob_frames.append(str(p))))
+    bob.wait_for_selector("[data-sit='3']")
+    bob.fill("#join-nickname", "Bob")
+    bob.click("[data-sit='3']")
+    bob.wait_for_selector(".hand .group")
+    ann.wait_for_selector(".hand .group")
+
+    room = server.room(code)
+    server.wait(lambda: room.status == "playing", what="the table starting")
+    deal = room.match.current
+
+    def synced(page: Any, seat: int) -> bool:
+        return bool(page.evaluate("window.gouji.view.frame.view.hand") == deal.hand(seat))
+
+    server.wait(lambda: synced(ann, 0) and synced(bob, 3), what="both pages showing the current hands")
+    assert parse_counts(hand_on_page(ann)) == parse_counts(deal.hand(0))
+    assert parse_counts(hand_on_page(bob)) == parse_counts(deal.hand(3))
+    assert ann.evaluate("window.gouji.view.seat") == 0 and bob.evaluate("window.gouji.view.seat") == 3
+    # each sees the other's seat with a count, never the cards (unless laid down by a revolution)
+    for page, other in ((ann, 3), (bob, 0)):
+        if other not in deal.revolted:
+            assert page.query_selector(f".seat[data-seat='{other}'] .seat-hand") is None
+    assert not any(f'"hand":"{deal.hand(3)}"' in f for f in ann_frames)
+    assert not any(f'"hand":"{deal.hand(0)}"' in f for f in bob_frames)
+    assert ann.inner_text(".seat[data-seat='3'] .seat-name") == "Bob"
+    assert bob.inner_text(".seat[data-seat='0'] .seat-name") == "Ann"
+    shot(ann, "two-people-ann")
+    shot(bob, "two-people-bob")
+
+
+def test_an_illegal_selection_cannot_be_sent(new_page: Any, server: LiveServer) -> None:
+    t = table_in_play(server)
+    page = new_page()
+    sent = sent_actions(page)
+    open_seat(page, t["code"], 0, t["token"], "Ann")
+    room = server.room(t["code"])
+    while True:
+        my_turn(page)
+        frame = page.evaluate("window.gouji.view.frame")
+        plays = [c for c in frame["turn"].get("choices") or [] if c not in ("pass", "yield")]
+        if not frame["turn"]["burn_offer"] and (frame["view"]["top"] is None or plays):
+            break
+        act_by_hint(page)  # nothing to play on this one: take the hint (a pass) and wait for a better turn
+    hand = frame["view"]["hand"]
+    naturals = [r for r in dict.fromkeys(hand) if r in "3456789TJQKA"]
+    assert len(naturals) >= 2
+    # two natural ranks together are no play: Play stays disabled and Enter sends nothing
+    n_sent = len(sent)
+    select_cards(page, naturals[0] + naturals[-1])
+    assert page.is_disabled("#btn-play") and page.is_disabled("#btn-burn")
+    page.keyboard.press("Enter")
+    time.sleep(0.3)
+    assert len(sent) == n_sent and state(page) == frame["state"]
+    shot(page, "illegal-selection")
+    # a legal play, selected with the keyboard, enables Play; Enter sends it
+    legal = plays[0] if plays else next(r for r in naturals if r != "3" or set(hand) == {"3"})
+    page.click("#btn-clear")
+    for r in legal:
+        page.keyboard.press(RANK_KEYS[r])
+    assert format_counts(tuple(page.evaluate("window.gouji.view.sel"))) == format_counts(parse_counts(legal))
+    assert page.is_enabled("#btn-play")
+    # what the server refuses anyway is shown to the player with the engine's reason
+    page.evaluate("window.gouji.view.act('DDDDDDDDDDDD')")
+    page.wait_for_selector("#toast.show.error")
+    assert "DDDDDDDDDDDD" in page.inner_text("#toast")
+    assert room.state == frame["state"]
+    # the refused action gave the selection back
+    assert format_counts(tuple(page.evaluate("window.gouji.view.sel"))) == format_counts(parse_counts(legal))
+    page.keyboard.press("Enter")
+    page.wait_for_function("s => window.gouji.view.frame.state > s", arg=frame["state"])
+    assert sent[-1]["action"] == str(gouji.parse_play(legal))
+    assert any(e.get("seat") == 0 and e.get("action") == sent[-1]["action"] for e in room.match.deals[0].events)
+
+
+def test_reload_mid_deal_restores_the_table(new_page: Any, server: LiveServer) -> None:
+    t = table_in_play(server)
+    page = new_page()
+    open_seat(page, t["code"], 0, t["token"], "Ann")
+    for _ in range(3):
+        my_turn(page)
+        act_by_hint(page)
+    my_turn(page)
+    before = page.evaluate("window.gouji.view.frame")
+    log_before = page.eval_on_selector_all(".log li", "els => els.map(e => e.textContent)")
+    hand_before = hand_on_page(page)
+    page.reload()
+    page.wait_for_function("() => window.gouji.view.frame")
+    my_turn(page)
+    after = page.evaluate("window.gouji.view.frame")
+    assert after["state"] == before["state"] and after["full"] is True
+    assert after["view"]["hand"] == before["view"]["hand"] and hand_on_page(page) == hand_before
+    assert page.evaluate("window.gouji.view.seat") == 0
+    assert page.inner_text(".seat.pos0 .seat-name") == "Ann"
+    assert page.eval_on_selector_all(".log li", "els => els.map(e => e.textContent)") == log_before
+    assert page.is_enabled("#btn-hint")
+    act_by_hint(page)  # and play goes on
+    shot(page, "after-reload")
+
+
+def test_a_replay_steps_through_a_finished_deal(new_page: Any, server: LiveServer) -> None:
+    code = server.create(bots=["heuristic"] * 6, set_length=1, bot_delay=0, turn_seconds=None)["code"]
+    server.wait(lambda: server.request(f"/api/tables/{code}")["status"] == "over", what="the bots' set")
+    server.wait(lambda: any(g["kind"] == "set" for g in server.request(f"/api/tables/{code}/games")["games"]))
+    rid = next(g["id"] for g in server.request(f"/api/tables/{code}/games")["games"] if g["kind"] == "set")
+    deal = gouji.match.load_record(server.request(f"/api/records/{rid}")).deals[0]  # type: ignore[union-attr]
+    page = new_page(path=f"/?replay={rid}&deal=0")
+    page.wait_for_selector("#rp-step")
+
+    def hands() -> list[str]:
+        return list(page.eval_on_selector_all(".felt .seat .mini-hand", "els => els.map(e => e.dataset.hand)"))
+
+    first = hands()
+    assert len(first) == 6 and sum(len(h) for h in first) == deal.rules.deck_size
+    assert page.is_disabled("#rp-back")
+    # forward to the first play: its player's hand loses exactly those cards
+    seen = [first]
+    while True:
+        page.click("#rp-forward")
+        seen.append(hands())
+        text = page.inner_text("#rp-text")
+        if seen[-1] != seen[-2] and " 出 " in text:
+            break
+        assert len(seen) < 80
+    i = len(seen) - 1
+    decisions = sum(1 for e in deal.events if e["type"] == "act")
+    assert page.inner_text("#rp-step") == f"第 {i}/{decisions} 步"
+    changed = [s for s in range(6) if seen[-1][s] != seen[-2][s]]
+    assert len(changed) == 1
+    shot(page, "replay")
+    page.click("#rp-back")
+    assert hands() == seen[-2]
+    page.keyboard.press("ArrowRight")
+    assert hands() == seen[-1]
+    page.keyboard.press("End")
+    page.wait_for_selector("#rp-result")
+    names = page.eval_on_selector_all("#rp-result .places .who", "els => els.map(e => e.textContent)")
+    assert names == [f"机器人 {s + 1}" for s in deal.places]
+    assert page.is_disabled("#rp-forward")
+    shot(page, "replay-end")
+
+
+def test_chinese_and_english_labels_switch(new_page: Any, server: LiveServer) -> None:
+    page = new_page()
+    page.wait_for_selector("#create-btn")
+    assert page.inner_text("#create-btn") == "开桌" and page.inner_text("#lang-btn") == "English"
+    page.click("#lang-btn")
+    assert page.inner_text("#create-btn") == "Open the table" and page.inner_text("#lang-btn") == "中文"
+    shot(page, "lobby-english")
+    t = table_in_play(server)
+    open_seat(page, t["code"], 0, t["token"], "Ann")  # the choice is kept
+    page.wait_for_selector("#btn-play")
+    assert page.inner_text("#btn-play") == "Play" and page.inner_text("#btn-hint") == "Hint"
+    assert page.inner_text(".tab[data-tab='log']") == "Log"
+    assert any(
+        line.startswith("Play begins")
+        for line in page.eval_on_selector_all(".log li", "els => els.map(e => e.textContent)")
+    )
+    page.click("#lang-btn")
+    assert page.inner_text("#btn-play") == "出牌" and page.inner_text("#btn-hint") == "提示"
+    assert page.inner_text(".tab[data-tab='log']") == "牌局记录"
+    assert page.inner_text(".tab[data-tab='counter']") == "记牌器"
+    assert any(
+        line.startswith("开始出牌")
+        for line in page.eval_on_selector_all(".log li", "els => els.map(e => e.textContent)")
+    )
+
+
+def test_card_counter_shows_what_is_still_out(new_page: Any, server: LiveServer) -> None:
+    t = table_in_play(server)
+    page = new_page()
+    open_seat(page, t["code"], 0, t["token"], "Ann")
+    for _ in range(2):
+        my_turn(page)
+        act_by_hint(page)
+    my_turn(page)
+    page.click(".tab[data-tab='counter']")
+    cells = page.eval_on_selector_all(".counter-cell", "els => els.map(e => [e.dataset.rank, +e.dataset.left])")
+    assert [r for r, _ in cells] == [*"DX2AKQJT98765", "4", "3"]
+    deal = server.room(t["code"]).match.current
+    frame = page.evaluate("window.gouji.view.frame")
+    deck = [4 * 4] * 13 + [4, 4]
+    played, mine = parse_counts(frame["view"]["played"]), parse_counts(deal.hand(0))
+    for r, left in cells:
+        i = "3456789TJQKA2XD".index(r)
+        assert left == deck[i] - played[i] - mine[i]
+    shot(page, "card-counter")
+
+
+def test_the_client_rules_agree_with_the_engine(new_page: Any) -> None:
+    rng = random.Random(5)
+
+    def random_play() -> Play:
+        while True:
+            rank = rng.choice([NO_RANK, *range(12)])
+            k = 0 if rank == NO_RANK else rng.randint(1, 5)
+            t, x, d = rng.choice([0, 0, 1, 2]), rng.choice([0, 0, 0, 1, 2]), rng.choice([0, 0, 0, 1, 2])
+            if k + t + x + d:
+                return Play.of(rank, k, t, x, d)
+
+    cases = []
+    for _ in range(600):
+        a = random_play()
+        b = random_play()
+        if rng.random() < 0.5:  # same size more often, where the interesting cases are
+            b = Play.of(b.rank, max(1, a.size - b.t - b.x - b.d), b.t, b.x, b.d) if b.rank != NO_RANK else b
+        for kill in (False, True):
+            cases.append([str(a), str(b), kill, gouji.plays.beats(b, a, kill)])
+    page = new_page()
+    got = page.evaluate(
+        """async (cases) => {
+            const m = await import('/cards.js');
+            return cases.map(([a, b, kill]) => {
+                const pa = m.playOf(m.parseCounts(a)), pb = m.playOf(m.parseCounts(b));
+                return [m.beats(pb, pa, kill), pa.gouji, m.playOf(m.parseCounts('8899')) === null];
+            });
+        }""",
+        cases,
+    )
+    for (a, b, kill, want), (beats, a_gouji, bad) in zip(cases, got, strict=True):
+        assert beats == want, f"{b} on {a} (kill={kill})"
+        assert a_gouji == gouji.is_gouji(a) and bad
+
+
+def test_on_a_phone(browser: Any, server: LiveServer) -> None:
+    ctx = browser.new_context(viewport=PHONE, locale="zh-CN", base_url=server.url, has_touch=True, is_mobile=True)
+    try:
+        page = ctx.new_page()
+        page.goto("/")
+        page.wait_for_selector("#create-form")
+        shot(page, "lobby-phone", full_page=True)
+        code = create_in_lobby(page, "Ann", set_length=1)
+        while True:
+            my_turn(page)
+            if page.evaluate("window.gouji.view.frame.view.phase") == "play":
+                break
+            if page.query_selector(".prompt") is not None:
+                shot(page, "prompt-phone")
+            act_by_hint(page)
+        width = PHONE["width"]
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        for sel in (".hand .group", ".actions .btn", ".felt .seat"):
+            for box in page.eval_on_selector_all(sel, "els => els.map(e => e.getBoundingClientRect().toJSON())"):
+                assert box["x"] >= -1 and box["x"] + box["width"] <= width + 1, (sel, box)
+        group = page.query_selector(".hand .group")
+        rank = group.get_attribute("data-rank")
+        group.tap()
+        assert page.get_attribute(f".hand .group[data-rank='{rank}']", "data-sel") == "1"
+        shot(page, "table-phone")
+        assert server.room(code).status == "playing"
+    finally:
+        ctx.close()
