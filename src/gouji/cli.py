@@ -322,6 +322,20 @@ def report_tables(stats: dict[str, Any]) -> list[Table]:
 _PRESET = click.Choice(PRESETS, case_sensitive=False)
 
 
+def _progress() -> Progress:
+    """A progress bar on stderr, shown only when stderr is a terminal, gone when done."""
+    err = Console(stderr=True)
+    return Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=err,
+        transient=True,
+        disable=not err.is_terminal,
+    )
+
+
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="gouji")
 def main() -> None:
@@ -372,16 +386,7 @@ def sim(
         return
     if record_path is not None:
         raise click.BadParameter("--record needs --set (single random deals are not stored)", param_hint="--record")
-    err = Console(stderr=True)
-    bar = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )
+    bar = _progress()
     with bar:
         task = bar.add_task(f"{rs.name} deals", total=deals)
         stats = simulate(rs, deals, seed, progress=lambda done: bar.update(task, completed=done))
@@ -422,16 +427,7 @@ def arena(bot_a: str, bot_b: str, preset: str, deals: int, seed: int | None, job
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
     rs = RuleSet.preset(preset)
-    err = Console(stderr=True)
-    bar = Progress(
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=err,
-        transient=True,
-        disable=not err.is_terminal,
-    )
+    bar = _progress()
     with bar:
         task = bar.add_task(f"{bot_a} vs {bot_b}: duplicate deals", total=deals)
         result = run_arena(
@@ -455,9 +451,7 @@ def _sim_sets(rs: RuleSet, sets: int, seed: int, bots: str, as_json: bool, recor
     names = bots.split(",")
     if len(names) != 2 or any(n not in BOTS for n in names):
         raise click.BadParameter(f"give two bots, e.g. random,random; the bots are {', '.join(sorted(BOTS))}")
-    err = Console(stderr=True)
-    bar = Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), console=err, transient=True)
-    bar.disable = not err.is_terminal
+    bar = _progress()
     with bar:
         task = bar.add_task(f"{rs.name} sets", total=sets)
         stats = simulate_sets(rs, sets, seed, (names[0], names[1]), lambda done: bar.update(task, completed=done))

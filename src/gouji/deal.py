@@ -220,25 +220,30 @@ class Deal:
     _deck: C.Counts = C.EMPTY
 
     @classmethod
-    def replay(cls, events: Iterable[Mapping[str, Any]]) -> Deal:
-        """Rebuild a deal from its :attr:`events`; raises ``ValueError`` if they are not a true log."""
-        evs = [dict(e) for e in events]
-        if not evs or evs[0].get("type") != "deal":
+    def from_deal_event(cls, first: Mapping[str, Any]) -> Deal:
+        """The deal as its first event (``events[0]``, type "deal") starts it, before any decision."""
+        if first.get("type") != "deal":
             raise ValueError("a deal's events start with its 'deal' event")
-        first = evs[0]
         rules = RuleSet.from_dict(first["rules"])
         tribute = first.get("tribute", ())
         if first.get("mode") == "seed":
-            deal = cls.new(rules, seed=first["seed"], leader=first.get("leader"), tribute=tribute)
-        else:
-            deal = cls.from_hands(
-                first["hands"],
-                rules,
-                leader=first["leader"],
-                setup=first.get("setup", False),
-                seed=first.get("seed"),
-                tribute=tribute,
-            )
+            return cls.new(rules, seed=first["seed"], leader=first.get("leader"), tribute=tribute)
+        return cls.from_hands(
+            first["hands"],
+            rules,
+            leader=first["leader"],
+            setup=first.get("setup", False),
+            seed=first.get("seed"),
+            tribute=tribute,
+        )
+
+    @classmethod
+    def replay(cls, events: Iterable[Mapping[str, Any]]) -> Deal:
+        """Rebuild a deal from its :attr:`events`; raises ``ValueError`` if they are not a true log."""
+        evs = [dict(e) for e in events]
+        if not evs:
+            raise ValueError("a deal's events start with its 'deal' event")
+        deal = cls.from_deal_event(evs[0])
         for i, e in enumerate(evs):
             if e.get("type") == "act":
                 try:

@@ -29,7 +29,6 @@ from starlette.routing import BaseRoute, Route
 from ..deal import Deal
 from ..hints import hint
 from ..match import Match, RecordError, load_record
-from ..rules import RuleSet
 from .storage import RecordRow, Store, TableRow
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -76,22 +75,9 @@ def deal_steps(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The steps of a finished deal from its :attr:`gouji.Deal.events`: the deal rebuilt decision by decision.
 
     Raises ``ValueError`` if the events do not replay."""
-    if not events or events[0].get("type") != "deal":
+    if not events:
         raise ValueError("a deal's events start with its 'deal' event")
-    first = events[0]
-    rules = RuleSet.from_dict(first["rules"])
-    tribute = first.get("tribute", ())
-    if first.get("mode") == "seed":
-        deal = Deal.new(rules, seed=first["seed"], leader=first.get("leader"), tribute=tribute)
-    else:
-        deal = Deal.from_hands(
-            first["hands"],
-            rules,
-            leader=first["leader"],
-            setup=first.get("setup", False),
-            seed=first.get("seed"),
-            tribute=tribute,
-        )
+    deal = Deal.from_deal_event(events[0])
     seen = len(deal.events)
     steps = [{"events": [_clean(e) for e in deal.events], "view": _step_view(deal)}]
     for e in events[seen:]:
