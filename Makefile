@@ -4,12 +4,20 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 
-.PHONY: run test lint typecheck unit bench bench-bots bench-arena bench-server install
+.PHONY: run sim test chromium lint typecheck unit bench bench-bots bench-arena bench-server install
 
-run: $(STAMP)  ## install, then play 200 random deals and print the statistics
+run: $(STAMP)  ## install, then start the web table on http://127.0.0.1:8000 (Ctrl-C stops it)
+	$(BIN)/gouji serve
+
+sim: $(STAMP)  ## install, then play 200 random deals and print the statistics
 	$(BIN)/gouji sim --rules qingdao --deals 200 --seed 1
 
-test: $(STAMP) lint typecheck unit  ## install, then lint, type-check and run every test
+test: $(STAMP) chromium lint typecheck unit  ## install, then lint, type-check and run every test
+
+chromium:  ## Debian's Chromium for the browser tests (installed when missing and we are root)
+	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-noto-cjk; } || \
+	  echo "no Chromium (apt-get install chromium): the browser tests will be skipped"
 
 install: $(STAMP)
 
