@@ -181,6 +181,48 @@ def test_a_person_plays_a_whole_deal_with_five_bots(new_page: Any, server: LiveS
     page.wait_for_selector("#rp-step")
 
 
+def test_the_next_deal_starts_when_the_person_clicks_ready(new_page: Any, server: LiveServer) -> None:
+    bots: list[str | None] = ["heuristic"] * 6
+    bots[0] = None
+    t = server.create(
+        bots=bots,
+        nickname="Ann",
+        seat=0,
+        bot_delay=0,
+        turn_seconds=None,
+        set_length=2,
+        options={"revolution": False, "xuandian": False},
+    )
+    code = t["code"]
+    room = server.room(code)
+    page = new_page()
+    sent: list[dict[str, Any]] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(json.loads(payload))))
+    open_seat(page, code, 0, t["token"], "Ann")
+    for _ in range(400):
+        my_turn(page)
+        if page.query_selector("#summary-continue"):
+            break
+        act_by_hint(page)
+    else:
+        raise AssertionError("the deal does not end")
+    # the summary shows who is ready; the bots are, Ann is not; the next deal waits
+    page.wait_for_selector(".ready-seat")
+    marks = page.eval_on_selector_all(".ready-seat", "els => els.map(e => e.dataset.ready)")
+    assert marks == ["0", "1", "1", "1", "1", "1"]
+    assert room.ready is not None and len(room.match.points) == 1
+    state_before = room.state
+    shot(page, "ready-gate")
+    time.sleep(0.3)
+    assert room.state == state_before  # nothing moves while the summary is up
+    page.click("#summary-continue")
+    page.wait_for_selector(".summary", state="detached")
+    assert any(m.get("type") == "ready" and m.get("token") == t["token"] for m in sent)
+    server.wait(lambda: room.ready is None and room.state > state_before + 1, what="the next deal")
+    page.wait_for_function("() => window.gouji.view.frame.table.ready === null && window.gouji.view.deal === 1")
+    assert page.evaluate("window.gouji.view.frame.deal") == 1
+
+
 def test_two_people_at_one_table_each_see_only_their_own_hand(new_page: Any, server: LiveServer) -> None:
     ann = new_page()
     ann_frames: list[str] = []

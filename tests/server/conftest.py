@@ -198,8 +198,8 @@ def play_turn(p: Player, seat: int, timeout: float = 10.0) -> dict[str, Any]:
 
 
 def drive(players: dict[int, Player], done: Callable[[], bool], timeout: float = 20.0) -> int:
-    """Play the seats of ``players`` (seat → connection), each acting on its own newest frame, until
-    ``done()``; returns how many actions were sent."""
+    """Play the seats of ``players`` (seat → connection), each acting on its own newest frame (and saying
+    ``ready`` in the pause between two deals), until ``done()``; returns how many actions were sent."""
     end = time.monotonic() + timeout
     sent = 0
     while not done():
@@ -207,6 +207,12 @@ def drive(players: dict[int, Player], done: Callable[[], bool], timeout: float =
         for seat, p in players.items():
             p.pending()
             f = p.last_state
+            gate = None if f is None else f["table"].get("ready")
+            if f is not None and gate is not None and not gate["seats"][seat] and p.acted_at != f["state"]:
+                p.acted_at = f["state"]
+                p.send({"type": "ready", "token": p.token})
+                acted = True
+                continue
             if f is not None and f["turn"]["seat"] == seat and "legal_count" in f["turn"] and p.acted_at != f["state"]:
                 p.act(choose(f["turn"]), f["state"])
                 acted = True

@@ -97,10 +97,12 @@ def create_app(
     bot_delay: float = 0.5,
     limits: Limits | None = None,
     max_tables: int = 2000,
+    ready_seconds: float | None = None,
 ) -> Starlette:
     """The server's ASGI app on ``database_url`` (SQLite or ``postgresql+psycopg://…``).
 
-    ``turn_seconds`` and ``bot_delay`` are the defaults of tables created without them.
+    ``turn_seconds``, ``bot_delay`` and ``ready_seconds`` (how long the pause between two deals of a set waits
+    for the players; None: each table's turn time) are the defaults of tables created without them.
     """
     lim = limits or Limits()
 
@@ -109,7 +111,13 @@ def create_app(
         store = Store(database_url)
         await asyncio.to_thread(store.migrate)
         writer = Writer(store)
-        lobby = Lobby(writer, default_turn=turn_seconds, default_bot_delay=bot_delay, max_tables=max_tables)
+        lobby = Lobby(
+            writer,
+            default_turn=turn_seconds,
+            default_bot_delay=bot_delay,
+            max_tables=max_tables,
+            default_ready=ready_seconds,
+        )
         restored = await lobby.restore()
         if restored:
             log.info("restored %d open tables", restored)
@@ -342,3 +350,5 @@ def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage) -> 
         room.intent(conn, msg)
     elif msg.type == "auto":
         room.set_auto(conn, msg)
+    elif msg.type == "ready":
+        room.mark_ready(conn, msg)

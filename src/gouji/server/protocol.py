@@ -5,8 +5,8 @@ reference for people; this module is the one for code: :func:`parse_client` vali
 the ``*_frame`` functions build what the server sends.
 
 Client → server: ``hello`` (first, with the seat token or none to watch), ``act`` (an action's text form,
-the state number it was chosen at, and the token), ``auto`` (托管 on or off), ``sync`` (send the full view
-again), ``ping``.
+the state number it was chosen at, and the token), ``auto`` (托管 on or off), ``ready`` (ready for the next
+deal of the set), ``sync`` (send the full view again), ``ping``.
 
 Server → client: ``welcome`` (who you are at the table), ``state`` (your view after a change, numbered),
 ``error`` (why a message was refused; nothing changed), ``pong``, ``closed`` (the table was closed).
@@ -29,7 +29,7 @@ MAX_ACTION_CHARS = 64
 MAX_TOKEN_CHARS = 128
 MAX_ID_CHARS = 64
 
-CLIENT_TYPES = ("hello", "act", "auto", "sync", "ping")
+CLIENT_TYPES = ("hello", "act", "auto", "ready", "sync", "ping")
 SERVER_TYPES = ("welcome", "state", "error", "pong", "closed")
 
 # Error codes (``error.code``): what went wrong, for a program; ``error.message`` says it for a person.
@@ -46,6 +46,7 @@ NOT_STARTED = "not_started"  # the table waits for players
 GAME_OVER = "game_over"  # the set is over
 STALE = "stale"  # the state number is not the current one
 NOT_YOUR_TURN = "not_your_turn"  # another seat is to act
+NOT_READY = "not_ready"  # between two deals: waiting for the players to be ready for the next deal
 ILLEGAL = "illegal"  # the engine refused the action (the message says why)
 
 ERROR_CODES = (
@@ -62,6 +63,7 @@ ERROR_CODES = (
     GAME_OVER,
     STALE,
     NOT_YOUR_TURN,
+    NOT_READY,
     ILLEGAL,
 )
 
@@ -138,6 +140,9 @@ def parse_client(text: str | bytes) -> ClientMessage:
             raise ProtocolError(BAD_MESSAGE, "'auto' needs 'on': true or false", ref)
         token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
         return ClientMessage("auto", id=ref, token=token, on=on)
+    if kind == "ready":
+        token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
+        return ClientMessage("ready", id=ref, token=token)
     return ClientMessage(kind, id=ref)
 
 

@@ -96,6 +96,8 @@ class TableConfig:
     turn_seconds: float | None
     bot_delay: float
     bots: tuple[str | None, ...]
+    ready_seconds: float | None = None
+    """How long the pause between two deals of a set waits for the players to be ready (None: no limit)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -106,6 +108,7 @@ class TableConfig:
             "turn_seconds": self.turn_seconds,
             "bot_delay": self.bot_delay,
             "bots": list(self.bots),
+            "ready_seconds": self.ready_seconds,
         }
 
     @classmethod
@@ -118,6 +121,7 @@ class TableConfig:
             turn_seconds=None if d["turn_seconds"] is None else float(d["turn_seconds"]),
             bot_delay=float(d["bot_delay"]),
             bots=tuple(d["bots"]),
+            ready_seconds=_ready_seconds(d),
         )
 
     def public(self) -> dict[str, Any]:
@@ -130,6 +134,12 @@ class TableConfig:
         return Match(RuleSet.from_dict(self.rules), seed=self.seed, set_length=self.set_length)
 
 
+def _ready_seconds(d: Mapping[str, Any]) -> float | None:
+    """A stored configuration's ready timeout; one stored before it existed has the turn time."""
+    value = d["ready_seconds"] if "ready_seconds" in d else d["turn_seconds"]
+    return None if value is None else float(value)
+
+
 def _number(value: Any, name: str, lo: float, hi: float) -> float:
     if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
         raise RequestError(400, f"{name} must be a number")
@@ -138,11 +148,26 @@ def _number(value: Any, name: str, lo: float, hi: float) -> float:
     return float(value)
 
 
-def parse_table_request(data: Any, default_turn: float | None, default_bot_delay: float) -> TableConfig:
-    """Validate a table creation request (``POST /api/tables``); raises :class:`RequestError`."""
+def parse_table_request(
+    data: Any, default_turn: float | None, default_bot_delay: float, default_ready: float | None = None
+) -> TableConfig:
+    """Validate a table creation request (``POST /api/tables``); raises :class:`RequestError`.
+
+    The ready timeout (between two deals) is ``ready_seconds`` if given, else ``default_ready``, else the
+    table's ``turn_seconds`` (no timeout when that is None too)."""
     if not isinstance(data, dict):
         raise RequestError(400, "the request body is a JSON object")
-    known = {"preset", "options", "set_length", "turn_seconds", "bot_delay", "bots", "nickname", "seat"}
+    known = {
+        "preset",
+        "options",
+        "set_length",
+        "turn_seconds",
+        "ready_seconds",
+        "bot_delay",
+        "bots",
+        "nickname",
+        "seat",
+    }
     unknown = set(data) - known
     if unknown:
         raise RequestError(400, f"unknown fields: {', '.join(sorted(unknown))}")
@@ -172,6 +197,10 @@ def parse_table_request(data: Any, default_turn: float | None, default_bot_delay
     turn = data.get("turn_seconds", default_turn)
     turn_seconds = None if turn is None else _number(turn, "turn_seconds", 0.05, 3600)
     bot_delay = _number(data.get("bot_delay", default_bot_delay), "bot_delay", 0, 10)
+    ready = data.get("ready_seconds")
+    if ready is None:
+        ready = default_ready if default_ready is not None else turn_seconds
+    ready_seconds = None if ready is None else _number(ready, "ready_seconds", 0.05, 3600)
     bots_in = data.get("bots", [None] * SEATS)
     if isinstance(bots_in, dict):
         seats: list[str | None] = [None] * SEATS
@@ -193,6 +222,7 @@ def parse_table_request(data: Any, default_turn: float | None, default_bot_delay
         turn_seconds=turn_seconds,
         bot_delay=bot_delay,
         bots=tuple(bots_in),
+        ready_seconds=ready_seconds,
     )
     try:
         config.new_match()
@@ -282,6 +312,10 @@ class Room:
 
     ``status`` is ``waiting`` (for people to take the seats), ``playing``, ``over`` (the set ended) or
     ``closed`` (by its creator).  ``state`` is the number of changes so far.
+
+    Between two deals of a set the table pauses (``ready`` is not None): no timer but the ready timeout
+    runs, no bot acts and ``act`` is refused until every seat is ready (``ready`` intents; bot, empty and
+    托管 seats count as ready) or the timeout ends the pause (a ``resume`` event).
     """
 
     def __init__(
@@ -307,6 +341,8 @@ class Room:
         self._cursor = (0, 0)
         """(deal index, events of that deal) sent to the connections so far."""
         self.replaying = False
+        self.ready: list[bool] | None = None
+        """Between two deals: which seats said they are ready; None while play goes on."""
 
     # ------------------------------------------------------------------ public data
 
@@ -322,10 +358,26 @@ class Room:
             "deals_over": len(m.points),
             "points": [list(p) for p in m.points],
             "totals": list(m.totals),
+            "ready": self.ready_info(),
         }
         if config:
             out["config"] = self.config.public()
         return out
+
+    def seat_ready(self, index: int) -> bool:
+        """Whether a seat is ready for the next deal: it said so, or it is a bot's, empty or on 托管."""
+        s = self.seats[index]
+        return self.ready is not None and (self.ready[index] or s.bot is not None or s.nickname is None or s.auto)
+
+    def ready_info(self) -> dict[str, Any] | None:
+        """``table.ready``: None while play goes on; between two deals the seats' readiness and the deadline
+        (epoch milliseconds, or None: no ready timeout)."""
+        if self.ready is None:
+            return None
+        return {
+            "seats": [self.seat_ready(i) for i in range(SEATS)],
+            "deadline": None if self.deadline is None else int(self.deadline * 1000),
+        }
 
     def human_seats(self) -> list[Seat]:
         return [s for s in self.seats if s.bot is None]
@@ -358,6 +410,14 @@ class Room:
                 self.writer.post(self.writer.store.set_status, self.id, self.status)
         self._reschedule()
         self.broadcast()
+        self._maybe_resume()
+
+    def _maybe_resume(self) -> None:
+        """End the pause between two deals once every seat is ready (a change of its own)."""
+        if self.replaying or self.ready is None or self.status != "playing":
+            return
+        if all(self.seat_ready(i) for i in range(SEATS)):
+            self.commit("resume", None, {"by": "ready"})
 
     def _apply(self, kind: str, seat: int | None, data: dict[str, Any]) -> _Pending:
         pending = _Pending()
@@ -377,6 +437,8 @@ class Room:
                 if m.is_over:
                     pending.records.append(("set", None, m.record()))
                     self.status = "over"
+                else:
+                    self.ready = [False] * SEATS  # the next deal waits for the players
         elif kind == "join":
             assert seat is not None
             s = self.seats[seat]
@@ -389,6 +451,12 @@ class Room:
         elif kind == "auto":
             assert seat is not None
             self.seats[seat].auto = bool(data["on"])
+        elif kind == "ready":
+            assert seat is not None
+            if self.ready is not None:
+                self.ready[seat] = True
+        elif kind == "resume":
+            self.ready = None
         elif kind == "start":
             self.status = "playing"
         elif kind == "close":
@@ -469,7 +537,7 @@ class Room:
 
     def turn_info(self, seat: int | None, burn_offer: bool) -> dict[str, Any]:
         """Who is to act and until when; for the seat to act, what it may do."""
-        to_act = self.match.to_act if self.status == "playing" else None
+        to_act = self.match.to_act if self.status == "playing" and self.ready is None else None
         turn: dict[str, Any] = {
             "seat": to_act,
             "deadline": None if self.deadline is None or to_act is None else int(self.deadline * 1000),
@@ -509,6 +577,8 @@ class Room:
             raise P.ProtocolError(P.NOT_STARTED, "the table is waiting for players", msg.id)
         if self.status != "playing":
             raise P.ProtocolError(P.GAME_OVER, f"the table is {self.status}", msg.id)
+        if self.ready is not None:
+            raise P.ProtocolError(P.NOT_READY, "waiting for the players to be ready for the next deal", msg.id)
         if msg.state != self.state:
             raise P.ProtocolError(P.STALE, f"state {msg.state} is stale: the table is at state {self.state}", msg.id)
         if self.match.to_act != seat:
@@ -533,12 +603,29 @@ class Room:
             return
         self.commit("auto", seat, {"on": msg.on})
 
+    def mark_ready(self, conn: Connection, msg: P.ClientMessage) -> None:
+        """``ready``: the connection's seat is ready for the next deal (outside the pause between two deals,
+        or when already ready, nothing changes and the seat gets the current state)."""
+        assert msg.token is not None
+        seat = self.check_token(conn, msg.token, msg.id)
+        if self.status == "waiting":
+            raise P.ProtocolError(P.NOT_STARTED, "the table is waiting for players", msg.id)
+        if self.status != "playing":
+            raise P.ProtocolError(P.GAME_OVER, f"the table is {self.status}", msg.id)
+        if self.ready is None or self.ready[seat]:
+            conn.send(self.state_frame(seat, full=False))
+            return
+        self.commit("ready", seat)
+
     # ------------------------------------------------------------------ timers and bots
 
     def _reschedule(self) -> None:
         key: tuple[Any, ...] | None = None
         mode = ""
-        if self.status == "playing" and self.match.to_act is not None:
+        if self.status == "playing" and self.ready is not None:
+            mode = "ready"
+            key = ("ready", len(self.match.deals))
+        elif self.status == "playing" and self.match.to_act is not None:
             s = self.match.to_act
             seat = self.seats[s]
             mode = "bot" if seat.bot is not None else "auto" if seat.auto else "person"
@@ -553,6 +640,11 @@ class Room:
             if self.config.turn_seconds is None:
                 return
             delay = self.config.turn_seconds
+            self.deadline = time.time() + delay
+        elif mode == "ready":
+            if self.config.ready_seconds is None:
+                return
+            delay = self.config.ready_seconds
             self.deadline = time.time() + delay
         else:
             delay = self.config.bot_delay
@@ -572,6 +664,10 @@ class Room:
         self._timer = None
         self._timer_key = None
         self.deadline = None
+        if mode == "ready":
+            if self.ready is not None:
+                self.commit("resume", None, {"by": "timeout"})
+            return
         seat = self.match.to_act
         assert seat is not None
         by = "bot" if mode == "bot" else "auto" if mode == "auto" else "timeout"
@@ -590,8 +686,10 @@ class Room:
             return str(self.match.legal_actions()[0])
 
     def start_timers(self) -> None:
-        """Start the turn timer (after a restore: timers start afresh)."""
+        """Start the turn timer (after a restore: timers start afresh); a restored pause between two deals
+        whose seats are all ready by now ends."""
         self._reschedule()
+        self._maybe_resume()
 
     def shut(self, reason: str) -> None:
         """Stop the timer and close every connection with a ``closed`` frame."""
@@ -627,11 +725,14 @@ class Lobby:
         default_turn: float | None = 30.0,
         default_bot_delay: float = 0.5,
         max_tables: int = 2000,
+        default_ready: float | None = None,
     ) -> None:
         self.writer = writer
         self.rooms: dict[str, Room] = {}
         self.default_turn = default_turn
         self.default_bot_delay = default_bot_delay
+        self.default_ready = default_ready
+        """The ready timeout between two deals of tables created without one (None: their turn time)."""
         self.max_tables = max_tables
 
     async def restore(self) -> int:
@@ -662,7 +763,7 @@ class Lobby:
 
     async def create(self, data: Any) -> dict[str, Any]:
         """``POST /api/tables``: a new table; with ``nickname`` (and ``seat``) the creator takes a seat."""
-        config = parse_table_request(data, self.default_turn, self.default_bot_delay)
+        config = parse_table_request(data, self.default_turn, self.default_bot_delay, self.default_ready)
         if sum(1 for r in self.rooms.values() if r.status in ("waiting", "playing")) >= self.max_tables:
             raise RequestError(503, "the server has as many tables as it can hold")
         nickname = valid_nickname(data["nickname"]) if data.get("nickname") is not None else None

@@ -150,6 +150,7 @@ export class LiveTable {
 
   absorb(f) {
     const full = f.full;
+    const wasPaused = !!(this.table && this.table.ready);
     this.table = { ...(this.table || {}), ...f.table, config: f.table.config || this.config };
     if (full) {
       this.config = f.table.config || this.config;
@@ -196,6 +197,16 @@ export class LiveTable {
         points: (f.table.points || [])[f.deal], totals: f.table.totals, last: true };
     }
     if (this.summary && this.summary.last) this.finalShown = true;
+    // the pause between two deals: the summary stays up until every seat is ready (or the timeout)
+    const gate = f.table.ready;
+    if (gate && !this.summary && f.deal > 0 && !this.summaryShown.has(f.deal - 1)) {
+      // (a full frame mid-pause: after a reload or a reconnect)
+      this.summaryShown.add(f.deal - 1);
+      this.summary = { deal: f.deal - 1, places: null, sweep: null, tribute: [],
+        points: (f.table.points || [])[f.deal - 1] || null, totals: f.table.totals, last: false };
+    }
+    if (!gate && (wasPaused || this.readySent) && this.summary && !this.summary.last) this.summary = null;
+    if (!gate) this.readySent = false;
     this.renderAll(full);
   }
 
@@ -639,7 +650,7 @@ export class LiveTable {
   }
 
   tick() {
-    for (const el of this.root.querySelectorAll(".timer[data-deadline]")) {
+    for (const el of this.root.querySelectorAll(".timer[data-deadline], .ready-countdown[data-deadline]")) {
       const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
       el.textContent = `${left}s`;
       el.classList.toggle("low", left <= 5);
@@ -734,11 +745,46 @@ export class LiveTable {
         h("span.team-dot.team1"), `${teamName(1)} ${tot[1]}`),
       s.last ? h("p.winner", tot[0] === tot[1] ? t("draw") : t("winner", { team: teamName(tot[0] > tot[1] ? 0 : 1) })) : null,
       s.last ? this.replayLinks() : null,
-      h("div.prompt-btns",
-        h("button.btn.primary", { type: "button", id: "summary-continue", onclick: () => { this.summary = null; this.renderOverlay(); } },
-          s.last ? t("close") : t("continue"))),
+      !s.last ? this.readyPanel() : null,
+      h("div.prompt-btns", this.continueButton(s)),
     );
     this.overlay.appendChild(h("div.backdrop", box));
+    this.tick();
+  }
+
+  /** Between two deals: who is ready for the next deal (✓) and the time left. */
+  readyPanel() {
+    const gate = this.table && this.table.ready;
+    if (!gate) return null;
+    const seats = (gate.seats || []).map((ok, seat) =>
+      h("li.ready-seat" + (ok ? ".ok" : ""), { dataset: { seat, ready: ok ? "1" : "0" } },
+        h("span.mark", ok ? "✓" : "…"), " " + this.name(seat)));
+    return h("div.ready-gate",
+      h("h3", t("ready_title"),
+        gate.deadline ? h("span.ready-countdown", { dataset: { deadline: gate.deadline } }) : null),
+      h("ul.ready-seats", seats));
+  }
+
+  continueButton(s) {
+    const close = () => { this.summary = null; this.renderOverlay(); };
+    if (s.last) return h("button.btn.primary", { type: "button", id: "summary-continue", onclick: close }, t("close"));
+    const gate = this.table && this.table.ready;
+    const mine = this.seat !== null && this.info;
+    if (!gate || !mine) {
+      // play goes on already, or a spectator: the button only closes the summary
+      return h("button.btn.primary", { type: "button", id: "summary-continue", onclick: close },
+        gate ? t("close") : t("continue"));
+    }
+    const done = !!gate.seats[this.seat] || this.readySent;
+    return h("button.btn.primary", {
+      type: "button", id: "summary-continue", disabled: done,
+      onclick: () => {
+        if (this.send({ type: "ready", token: this.info.token, id: "r" + ++this.msgId })) {
+          this.readySent = true;
+          this.renderOverlay();
+        }
+      },
+    }, done ? t("ready_waiting") : t("continue"));
   }
 
   replayLinks() {
