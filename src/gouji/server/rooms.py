@@ -98,6 +98,8 @@ class TableConfig:
     bots: tuple[str | None, ...]
     ready_seconds: float | None = None
     """How long the pause between two deals of a set waits for the players to be ready (None: no limit)."""
+    card_counter: bool = True
+    """记牌器: whether the table shows the cards played so far (the views' ``played``)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -109,6 +111,7 @@ class TableConfig:
             "bot_delay": self.bot_delay,
             "bots": list(self.bots),
             "ready_seconds": self.ready_seconds,
+            "card_counter": self.card_counter,
         }
 
     @classmethod
@@ -122,6 +125,7 @@ class TableConfig:
             bot_delay=float(d["bot_delay"]),
             bots=tuple(d["bots"]),
             ready_seconds=_ready_seconds(d),
+            card_counter=bool(d.get("card_counter", True)),
         )
 
     def public(self) -> dict[str, Any]:
@@ -165,6 +169,7 @@ def parse_table_request(
         "ready_seconds",
         "bot_delay",
         "bots",
+        "card_counter",
         "nickname",
         "seat",
     }
@@ -214,6 +219,9 @@ def parse_table_request(
     for b in bots_in:
         if b is not None and b not in BOTS:
             raise RequestError(400, f"no bot {b!r}; the bots are {', '.join(sorted(BOTS))}")
+    card_counter = data.get("card_counter", True)
+    if not isinstance(card_counter, bool):
+        raise RequestError(400, "card_counter must be true or false")
     config = TableConfig(
         preset=preset,
         rules=rules.to_dict(),
@@ -223,6 +231,7 @@ def parse_table_request(
         bot_delay=bot_delay,
         bots=tuple(bots_in),
         ready_seconds=ready_seconds,
+        card_counter=card_counter,
     )
     try:
         config.new_match()
@@ -519,6 +528,8 @@ class Room:
         in ``view.log``, and the parts that never change: ``view.rule_options`` and ``table.config``."""
         deal = self.match.current
         view = deal.view(seat, log=full)
+        if not self.config.card_counter:
+            del view["played"]  # a table without the card counter (记牌器) does not send it
         if not full:
             del view["rule_options"]  # in full frames only: they do not change
         frame: dict[str, Any] = {

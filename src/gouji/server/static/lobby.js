@@ -145,14 +145,7 @@ export class Lobby {
     const btn = form.querySelector("#create-btn");
     btn.disabled = true;
     try {
-      try {
-        res = await api("/api/tables", body);
-      } catch (e) {
-        // a server without the card-counter table option: the counter is then this browser's choice
-        if (!/card_counter/.test(e.message)) throw e;
-        delete body.card_counter;
-        res = await api("/api/tables", body);
-      }
+      res = await api("/api/tables", body);
     } catch (e) {
       toast(t("error", { msg: e.message }), "error");
       btn.disabled = false;
