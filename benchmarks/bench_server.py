@@ -4,7 +4,9 @@ Starts ``gouji.server.serve`` in a subprocess on 127.0.0.1 (a fresh SQLite datab
 creates ``--tables`` tables with six people's seats and no turn timer, joins six players per table, and
 connects each over its own WebSocket.  Each player answers its own turns with an action the view offers
 (from ``turn.choices``, or ``turn.sample`` when a lead has too many actions to list) — at once, or after a
-random think time with ``--think`` — and measures the time from sending the intent to receiving the next view.
+random think time with ``--think`` — and measures the time from sending the intent to receiving the next view;
+in the pause between two deals of the set it says ``ready`` at once (the tables have no ready timeout, so
+without it every table would stop after its first deal).
 With no think time the loop is closed and saturated: every table always has a move in flight, so by Little's
 law the latency is about tables / throughput; a think time makes it a load test at a given rate.
 Stops after ``--seconds`` or ``--moves``, whichever comes first, and prints moves per second and the
@@ -67,6 +69,7 @@ async def player(
         await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
         sent_at: float | None = None
         acted_state = -1
+        ready_sent = -1
         while not stop.is_set():
             try:
                 raw = await asyncio.wait_for(ws.recv(), 1.0)
@@ -85,8 +88,15 @@ async def player(
                 stats.latencies.append(time.perf_counter() - sent_at)
                 sent_at = None
             turn = frame["turn"]
+            table = frame["table"]
             if seat == 0:
-                stats.deals_over = max(stats.deals_over, frame["table"]["deals_over"])
+                stats.deals_over = max(stats.deals_over, table["deals_over"])
+            pause = table["ready"]
+            if pause is not None and not pause["seats"][seat] and ready_sent != table["deals_over"]:
+                # between two deals the table waits for every seat's ``ready`` (the tables have no timeout)
+                ready_sent = table["deals_over"]
+                await ws.send(json.dumps({"type": "ready", "token": token}))
+                continue
             if turn["seat"] == seat and "legal_count" in turn and frame["state"] != acted_state:
                 options = turn.get("choices") or turn.get("sample") or []
                 plays = [a for a in options if a not in ("pass", "yield")]

@@ -1011,24 +1011,40 @@ class Deal:
         """
         if seat is not None and not 0 <= seat < SEATS:
             raise ValueError(f"seat must be 0-5 or None, not {seat}")
+        # The loop inlines count_visible and headless (the server builds views on every change).
         place_of = {s: i for i, s in enumerate(self.places)} if self.places else {}
+        status, hands, in_play, yaotou_left = self.status, self.hands, self.in_play, self.yaotou_left
+        opened, forfeited, declared = self.opened, self.forfeited, self.declared
+        yaotou_choice, revealed, burner = self.yaotou_choice, self.revealed, self.burner
+        mode = self.rules.show_counts
+        playing = self.phase == PLAY
         players = []
         for s in range(SEATS):
+            n = sum(hands[s])
+            st = status[s]
+            if seat == s or st == REVOLTED:
+                cards: int | None = n
+            elif st == OUT:
+                cards = 0
+            elif mode == "always" or (mode == "at_or_below_10" and n <= 10):
+                cards = n
+            else:
+                cards = None
             players.append(
                 {
                     "seat": s,
-                    "team": team(s),
-                    "status": self.status[s],
-                    "cards": self.count_visible(seat, s),
-                    "opened": self.opened[s],
-                    "forfeited": self.forfeited[s],
-                    "declared": self.declared[s],
-                    "headless": self.headless(s) and self.phase == PLAY,
-                    "yaotou": self.yaotou_choice.get(s),
-                    "yaotou_left": self.yaotou_left[s],
-                    "burning": self.burner == s,
+                    "team": s % 2,
+                    "status": st,
+                    "cards": cards,
+                    "opened": opened[s],
+                    "forfeited": forfeited[s],
+                    "declared": declared[s],
+                    "headless": not in_play[(s + 3) % SEATS] and yaotou_left[s] <= 0 and playing,
+                    "yaotou": yaotou_choice.get(s),
+                    "yaotou_left": yaotou_left[s],
+                    "burning": burner == s,
                     "place": place_of.get(s),
-                    "revealed": self.revealed.get(s),
+                    "revealed": revealed.get(s),
                 }
             )
         v: dict[str, Any] = {

@@ -510,37 +510,68 @@ class Room:
         return out
 
     def broadcast(self) -> None:
-        """Send every connection the view of its own seat (spectators the public view)."""
+        """Send every connection the view of its own seat (spectators the public view).
+
+        The parts of a frame that do not depend on the seat (the table, the public view, the turn) are
+        built once and shared by the frames of every seat."""
         new = self._new_events()
         if not self.conns:
             return
+        shared = self._shared_parts()
         texts: dict[int | None, str] = {}
         for conn in list(self.conns):
-            if conn.seat not in texts:
-                texts[conn.seat] = P.dumps(self.state_frame(conn.seat, events=new))
-            conn.push(texts[conn.seat])
+            text = texts.get(conn.seat)
+            if text is None:
+                text = texts[conn.seat] = P.dumps(self.state_frame(conn.seat, events=new, shared=shared))
+            conn.push(text)
+
+    def _shared_parts(self) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+        """What every seat's incremental frame of the current state shares: the table (without its
+        configuration), the public view of the deal (as sent: without ``rule_options``, without ``played``
+        at a table without the card counter) and the public part of the turn."""
+        view = self.match.current.view(None, log=False)
+        if not self.config.card_counter:
+            del view["played"]
+        del view["rule_options"]
+        return self.public(config=False), view, self.turn_info(None, bool(view["burn_offer"]))
 
     def state_frame(
-        self, seat: int | None, events: Iterable[tuple[int, dict[str, Any]]] = (), full: bool = False
+        self,
+        seat: int | None,
+        events: Iterable[tuple[int, dict[str, Any]]] = (),
+        full: bool = False,
+        shared: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None = None,
     ) -> dict[str, Any]:
         """``state``: the seat's view of the current deal, the table, the turn, and the public events since
         the last frame.  ``full`` frames (on hello and sync) carry instead the whole log of the current deal
-        in ``view.log``, and the parts that never change: ``view.rule_options`` and ``table.config``."""
+        in ``view.log``, and the parts that never change: ``view.rule_options`` and ``table.config``.
+
+        ``shared`` (for incremental frames only) is :meth:`_shared_parts` of the current state, to build the
+        frame from rather than anew."""
         deal = self.match.current
-        view = deal.view(seat, log=full)
-        if not self.config.card_counter:
-            del view["played"]  # a table without the card counter (记牌器) does not send it
-        if not full:
-            del view["rule_options"]  # in full frames only: they do not change
+        if shared is None or full:
+            view = deal.view(seat, log=full)
+            if not self.config.card_counter:
+                del view["played"]  # a table without the card counter (记牌器) does not send it
+            if not full:
+                del view["rule_options"]  # in full frames only: they do not change
+            table = self.public(config=full)
+            turn = self.turn_info(seat, bool(view["burn_offer"]))
+        else:
+            table, public_view, public_turn = shared
+            view = public_view if seat is None else _seat_view(deal, public_view, seat)
+            turn = public_turn
+            if seat is not None and seat == public_turn["seat"]:
+                turn = self.turn_info(seat, bool(view["burn_offer"]))
         frame: dict[str, Any] = {
             "type": "state",
             "v": P.VERSION,
             "state": self.state,
             "full": full,
-            "table": self.public(config=full),
+            "table": table,
             "deal": len(self.match.deals) - 1,
             "view": view,
-            "turn": self.turn_info(seat, bool(view["burn_offer"])),
+            "turn": turn,
         }
         if not full:
             frame["events"] = [{**Deal.public_event(e, seat), "deal": i} for i, e in events]
@@ -710,6 +741,19 @@ class Room:
             conn.push(frame)
             conn.end()
         self.conns.clear()
+
+
+def _seat_view(deal: Deal, public_view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """Seat ``seat``'s view (without the log), made from the public one ``deal.view(None, log=False)``: it
+    differs only in ``seat``, in that seat's own card count and in the seat's ``hand``, added last.  The
+    public view's dicts are shared, not copied: the result is read, never changed."""
+    view = dict(public_view)
+    view["seat"] = seat
+    players = list(view["players"])
+    players[seat] = {**players[seat], "cards": deal.count_visible(seat, seat)}
+    view["players"] = players
+    view["hand"] = deal.hand(seat)
+    return view
 
 
 def deal_record(match: Match, index: int) -> dict[str, Any]:

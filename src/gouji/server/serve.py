@@ -38,6 +38,9 @@ def run(
         access_log=access_log,
         lifespan="on",
         ws="websockets-sansio",
+        # frames are small JSON on a local network or the internet alike; compressing each one for each
+        # connection cost a fifth of the server's time per move (benchmarks/bench_server.py)
+        ws_per_message_deflate=False,
     )
 
 
