@@ -145,6 +145,10 @@ def test_burner_may_bluff_but_pays() -> None:
     assert "9" in texts(d), "a burner without jokers may still play on: the bluff"
     run(d, (2, "9"))
     assert d.failed_burns == [2]
+    # the failed play stays on the table; nobody beats it, so the lead passes on as for 接风
+    assert d.top is not None and str(d.top) == "9" and d.top_seat == 2
+    run(d, (3, "pass"), (4, "pass"), (5, "pass"), (0, "pass"), (1, "pass"))
+    assert d.top is None and d.to_act == 3
 
 
 def test_burning_play_that_empties_the_hand_succeeds() -> None:

@@ -322,6 +322,18 @@ def report_tables(stats: dict[str, Any]) -> list[Table]:
 _PRESET = click.Choice(PRESETS, case_sensitive=False)
 
 
+def _emit(data: Any, as_json: bool, title: str, rules: RuleSet, tables: Callable[[], Sequence[Table]]) -> None:
+    """Print a command's results: one JSON object, or a title line and rich tables."""
+    if as_json:
+        click.echo(json.dumps(data, ensure_ascii=False, indent=2))
+        return
+    out = Console()
+    out.print(f"[bold]{rules.name}[/] ({rules.source}): {title}")
+    for table in tables():
+        out.print()
+        out.print(table)
+
+
 def _progress() -> Progress:
     """A progress bar on stderr, shown only when stderr is a terminal, gone when done."""
     err = Console(stderr=True)
@@ -390,14 +402,7 @@ def sim(
     with bar:
         task = bar.add_task(f"{rs.name} deals", total=deals)
         stats = simulate(rs, deals, seed, progress=lambda done: bar.update(task, completed=done))
-    if as_json:
-        click.echo(json.dumps(stats, ensure_ascii=False, indent=2))
-        return
-    out = Console()
-    out.print(f"[bold]{rs.name}[/] ({rs.source}): {deals} random deals, seed {seed}")
-    for table in report_tables(stats):
-        out.print()
-        out.print(table)
+    _emit(stats, as_json, f"{deals} random deals, seed {seed}", rs, lambda: report_tables(stats))
 
 
 @main.command(short_help="Measure two bots against each other with duplicate deals.")
@@ -433,15 +438,8 @@ def arena(bot_a: str, bot_b: str, preset: str, deals: int, seed: int | None, job
         result = run_arena(
             bot_a, bot_b, rs, deals, seed, jobs=jobs, progress=lambda done: bar.update(task, completed=done)
         )
-    if as_json:
-        click.echo(json.dumps(result.to_dict(), ensure_ascii=False, indent=2))
-        return
-
-    out = Console()
-    out.print(f"[bold]{rs.name}[/] ({rs.source}): {deals} deals, each played twice with the teams swapped; seed {seed}")
-    for table in arena_tables(result):
-        out.print()
-        out.print(table)
+    title = f"{deals} deals, each played twice with the teams swapped; seed {seed}"
+    _emit(result.to_dict(), as_json, title, rs, lambda: arena_tables(result))
 
 
 def _sim_sets(rs: RuleSet, sets: int, seed: int, bots: str, as_json: bool, record_path: Path | None) -> None:

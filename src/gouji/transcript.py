@@ -13,8 +13,13 @@ from typing import Any
 PLACE_NAMES = ("头科", "二科", "三科", "四科", "二落", "大落")
 
 
-def _hands(hands: list[str]) -> list[str]:
-    return [f"  seat {s} ({len(h):2d}): {h}" for s, h in enumerate(hands)]
+def _hands(e: Mapping[str, Any]) -> list[str]:
+    """Every hand of a full record's deal event, or the one hand of a seat's view of it."""
+    if "hands" in e:
+        return [f"  seat {s} ({len(h):2d}): {h}" for s, h in enumerate(e["hands"])]
+    if "hand" in e:
+        return [f"  my hand ({len(e['hand'])}): {e['hand']}"]
+    return []
 
 
 def format_event(e: Mapping[str, Any]) -> list[str]:
@@ -25,19 +30,10 @@ def format_event(e: Mapping[str, Any]) -> list[str]:
         if e.get("seed") is not None:
             head += f", seed {e['seed']}"
         lead = e.get("first_leader", e.get("leader"))
-        lines = [f"{head}, first leader seat {lead}"]
-        if "hands" in e:
-            lines += _hands(e["hands"])
-        elif "hand" in e:
-            lines.append(f"  my hand ({len(e['hand'])}): {e['hand']}")
-        return lines
+        return [f"{head}, first leader seat {lead}", *_hands(e)]
     if kind == "void":
-        lines = [f"two revolutions (seats {', '.join(map(str, e['revolted']))}): the deal is void, dealt again"]
-        if "hands" in e:
-            lines += _hands(e["hands"])
-        elif "hand" in e:
-            lines.append(f"  my hand ({len(e['hand'])}): {e['hand']}")
-        return lines
+        seats = ", ".join(map(str, e["revolted"]))
+        return [f"two revolutions (seats {seats}): the deal is void, dealt again", *_hands(e)]
     if kind == "act":
         return [f"seat {e['seat']}: {e['action']}"]
     if kind == "buy":
