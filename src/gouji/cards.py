@@ -60,9 +60,12 @@ def parse_counts(text: str) -> Counts:
     return tuple(counts)
 
 
+_HIGH_TO_LOW = tuple(range(NUM_RANKS - 1, -1, -1))
+
+
 def format_counts(counts: Sequence[int]) -> str:
     """The canonical text of a multiset of cards: highest rank first, e.g. ``"DX22AAK9"``."""
-    return "".join(RANKS[r] * counts[r] for r in range(NUM_RANKS - 1, -1, -1))
+    return "".join([RANKS[r] * counts[r] for r in _HIGH_TO_LOW])
 
 
 def total(counts: Sequence[int]) -> int:

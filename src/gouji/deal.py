@@ -1075,6 +1075,14 @@ class Deal:
         return v
 
     @staticmethod
+    def event_same_for_all(e: dict[str, Any]) -> bool:
+        """Whether :meth:`public_event` gives every seat (and the public) the same of this event."""
+        kind = e["type"]
+        return kind not in ("deal", "void", "tribute_return") and not (
+            kind == "act" and e["action"].startswith("return ")
+        )
+
+    @staticmethod
     def public_event(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """One event of the log as seat ``seat`` (None: the public) may see it: the deal event with only
         that seat's hand, a 还贡 with its cards only for the two players concerned; the rest as it is."""

@@ -264,13 +264,11 @@ async def _link_page(request: Request) -> Response:
 
 
 async def _sender(ws: WebSocket, conn: Connection) -> None:
+    """The connection's writer task: writes what had to queue, then closes the socket."""
     try:
-        while True:
-            text = await conn.queue.get()
-            if text is None or conn.dropped:
-                break
-            await ws.send_text(text)
+        await conn.run_writer()
     except (WebSocketDisconnect, RuntimeError, OSError):
+        conn.dropped = True
         return
     finally:
         with contextlib.suppress(Exception):
@@ -282,7 +280,7 @@ async def _websocket(ws: WebSocket) -> None:
     lim: Limits = ws.app.state.limits
     code = ws.path_params["code"].upper()
     await ws.accept()
-    conn = Connection(limit=lim.queue)
+    conn = Connection(limit=lim.queue, send=ws.send_text)
     sender = asyncio.create_task(_sender(ws, conn))
     rate = TokenBucket(lim.rate, lim.burst)
     bad = TokenBucket(lim.bad_rate, lim.bad_burst)

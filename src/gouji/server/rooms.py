@@ -22,7 +22,7 @@ import math
 import random
 import secrets
 import time
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Coroutine, Generator, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -243,20 +243,34 @@ def parse_table_request(
 # ------------------------------------------------------------------------------------------ connections
 
 
-class Connection:
-    """One WebSocket connection's outgoing side: a bounded queue of frames a writer task sends in order.
+SendText = Callable[[str], Coroutine[Any, Any, None]]
+"""How a connection writes one text frame (``WebSocket.send_text``)."""
 
-    A connection that lets its queue fill (a client that does not read) is dropped rather than let it hold
-    the table back; it can reconnect and get the full view.
+
+class Connection:
+    """One WebSocket connection's outgoing side.
+
+    A frame is written at once when nothing is waiting to be written before it: the write is started right
+    where the frame was made (the socket's send completes without waiting while the socket takes data), so a
+    change reaches six connections without waking six tasks.  A write that has to wait (the client reads too
+    slowly), and every frame after it, goes through a bounded queue that the connection's writer task
+    (:meth:`run_writer`) empties in order.  A connection that lets its queue fill is dropped rather than let
+    it hold the table back; it can reconnect and get the full view.
+
+    Without ``send`` (tests) frames only queue, for :meth:`run_writer` or the test to take.
     """
 
-    def __init__(self, limit: int = 512) -> None:
+    def __init__(self, limit: int = 512, send: SendText | None = None) -> None:
         self.seat: int | None = None
         self.token_hash: str | None = None
         self.room: Room | None = None
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue(maxsize=limit)
+        self.queue: asyncio.Queue[str | _RestOfWrite | None] = asyncio.Queue(maxsize=limit)
         self.dropped = False
+        self.ended = False
         self.close_code = 1000
+        self._send = send
+        self._queued = False
+        """Whether frames wait in (or are being written from) the queue: new frames must queue behind them."""
 
     @property
     def ready(self) -> bool:
@@ -264,26 +278,93 @@ class Connection:
         return self.room is not None
 
     def push(self, text: str) -> None:
-        """Queue a frame; a full queue drops the connection."""
-        if self.dropped:
+        """Write a frame now if nothing waits before it, else queue it; a full queue drops the connection."""
+        if self.dropped or self.ended:
             return
+        if self._send is None or self._queued:
+            self._enqueue(text)
+            return
+        write = self._send(text)
         try:
-            self.queue.put_nowait(text)
-        except asyncio.QueueFull:
+            waiting_on = write.send(None)
+        except StopIteration:
+            return  # written
+        except Exception:  # the socket is gone (or closing): the receiving side will notice and clean up
             self.dropped = True
-            log.warning("dropping a connection that does not read its frames")
+            self._wake_writer()
+            return
+        self._enqueue(_RestOfWrite(write, waiting_on))
 
     def send(self, frame: dict[str, Any]) -> None:
         self.push(P.dumps(frame))
 
     def end(self) -> None:
         """Ask the writer to close the connection after the frames queued so far."""
-        if self.dropped:
+        if self.dropped or self.ended:
             return
+        self.ended = True
+        self._enqueue(None)
+
+    def _enqueue(self, item: str | _RestOfWrite | None) -> None:
+        self._queued = True
         try:
-            self.queue.put_nowait(None)
+            self.queue.put_nowait(item)
         except asyncio.QueueFull:
             self.dropped = True
+            log.warning("dropping a connection that does not read its frames")
+            if isinstance(item, _RestOfWrite):
+                item.abandon()
+            self._wake_writer()
+
+    def _wake_writer(self) -> None:
+        """Let a writer waiting on an empty queue see that the connection is dropped."""
+        if self.queue.empty():
+            self.queue.put_nowait(None)
+
+    async def run_writer(self) -> None:
+        """Write the queued frames in order until the connection ends or is dropped (the connection's task)."""
+        assert self._send is not None
+        while True:
+            item = await self.queue.get()
+            if item is None or self.dropped:
+                if isinstance(item, _RestOfWrite):
+                    item.abandon()
+                return
+            if isinstance(item, _RestOfWrite):
+                await item
+            else:
+                await self._send(item)
+            if self.queue.empty():
+                self._queued = False
+
+
+class _RestOfWrite:
+    """A write that was started in place and had to wait: awaiting this runs the rest of it (in the writer
+    task), exactly as if the writer had awaited the write from its start."""
+
+    def __init__(self, write: Coroutine[Any, Any, None], waiting_on: Any) -> None:
+        self.write = write
+        self.waiting_on = waiting_on
+
+    def __await__(self) -> Generator[Any, Any, None]:
+        write, waiting_on = self.write, self.waiting_on
+        while True:
+            try:
+                value = yield waiting_on
+            except BaseException as e:  # cancelled: let the write see it where it waits
+                try:
+                    waiting_on = write.throw(e)
+                except StopIteration:
+                    return
+            else:
+                try:
+                    waiting_on = write.send(value)
+                except StopIteration:
+                    return
+
+    def abandon(self) -> None:
+        """The connection is dropped: close the write where it waits."""
+        self.write.close()
 
 
 # ------------------------------------------------------------------------------------------ seats and rooms
@@ -314,6 +395,11 @@ class _Pending:
     """Events waiting for the writer, and records to store, produced by one commit."""
 
     records: list[tuple[str, int | None, dict[str, Any]]] = field(default_factory=list)
+
+
+_Shared = tuple[dict[str, Any], dict[str, Any], dict[str, Any], list[dict[str, Any]] | None]
+""":meth:`Room._shared_parts`: the table, the public view, the public turn and the new events if the same
+for every seat."""
 
 
 class Room:
@@ -517,7 +603,7 @@ class Room:
         new = self._new_events()
         if not self.conns:
             return
-        shared = self._shared_parts()
+        shared = self._shared_parts(new)
         texts: dict[int | None, str] = {}
         for conn in list(self.conns):
             text = texts.get(conn.seat)
@@ -525,22 +611,25 @@ class Room:
                 text = texts[conn.seat] = P.dumps(self.state_frame(conn.seat, events=new, shared=shared))
             conn.push(text)
 
-    def _shared_parts(self) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+    def _shared_parts(self, events: list[tuple[int, dict[str, Any]]]) -> _Shared:
         """What every seat's incremental frame of the current state shares: the table (without its
         configuration), the public view of the deal (as sent: without ``rule_options``, without ``played``
-        at a table without the card counter) and the public part of the turn."""
+        at a table without the card counter), the public part of the turn, and the new events as everyone
+        sees them if no seat sees them otherwise (else None)."""
         view = self.match.current.view(None, log=False)
         if not self.config.card_counter:
             del view["played"]
         del view["rule_options"]
-        return self.public(config=False), view, self.turn_info(None, bool(view["burn_offer"]))
+        same = all(Deal.event_same_for_all(e) for _, e in events)
+        shared_events = [{**e, "deal": i} for i, e in events] if same else None
+        return self.public(config=False), view, self.turn_info(None, bool(view["burn_offer"])), shared_events
 
     def state_frame(
         self,
         seat: int | None,
         events: Iterable[tuple[int, dict[str, Any]]] = (),
         full: bool = False,
-        shared: tuple[dict[str, Any], dict[str, Any], dict[str, Any]] | None = None,
+        shared: _Shared | None = None,
     ) -> dict[str, Any]:
         """``state``: the seat's view of the current deal, the table, the turn, and the public events since
         the last frame.  ``full`` frames (on hello and sync) carry instead the whole log of the current deal
@@ -558,7 +647,7 @@ class Room:
             table = self.public(config=full)
             turn = self.turn_info(seat, bool(view["burn_offer"]))
         else:
-            table, public_view, public_turn = shared
+            table, public_view, public_turn, _ = shared
             view = public_view if seat is None else _seat_view(deal, public_view, seat)
             turn = public_turn
             if seat is not None and seat == public_turn["seat"]:
@@ -574,7 +663,10 @@ class Room:
             "turn": turn,
         }
         if not full:
-            frame["events"] = [{**Deal.public_event(e, seat), "deal": i} for i, e in events]
+            if shared is not None and shared[3] is not None:
+                frame["events"] = shared[3]
+            else:
+                frame["events"] = [{**Deal.public_event(e, seat), "deal": i} for i, e in events]
         return frame
 
     def turn_info(self, seat: int | None, burn_offer: bool) -> dict[str, Any]:

@@ -309,11 +309,14 @@ class Writer:
     later :meth:`call` sees every event posted before it.
     """
 
+    flush_seconds = 0.02
+    """At most this long passes between an event's commit and its write being queued to the thread."""
+
     def __init__(self, store: Store) -> None:
         self.store = store
         self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="gouji-db")
         self._pending: list[tuple[int, int, str, int | None, dict[str, Any]]] = []
-        self._kick_scheduled = False
+        self._flush_handle: asyncio.TimerHandle | None = None
         self._last: concurrent.futures.Future[Any] | None = None
         self.errors: list[BaseException] = []
 
@@ -324,11 +327,12 @@ class Writer:
         return await asyncio.wrap_future(fut)
 
     def post_event(self, table_id: int, state: int, kind: str, seat: int | None, data: dict[str, Any]) -> None:
-        """Queue one event to be written soon (within the current turn of the event loop)."""
+        """Queue one event, to be written with the others queued within :attr:`flush_seconds` (or sooner, by
+        any other call) in one transaction: a busy server writes a few large transactions rather than many
+        small ones, each of which would hold the interpreter for its fixed cost."""
         self._pending.append((table_id, state, kind, seat, data))
-        if not self._kick_scheduled:
-            self._kick_scheduled = True
-            asyncio.get_running_loop().call_soon(self._flush_now)
+        if self._flush_handle is None:
+            self._flush_handle = asyncio.get_running_loop().call_later(self.flush_seconds, self._flush_now)
 
     def post(self, fn: Callable[..., Any], *args: Any) -> None:
         """Run ``fn(*args)`` on the writer thread, in order, without waiting."""
@@ -336,7 +340,9 @@ class Writer:
         self._track(self._pool.submit(fn, *args))
 
     def _flush_now(self) -> None:
-        self._kick_scheduled = False
+        if self._flush_handle is not None:
+            self._flush_handle.cancel()
+            self._flush_handle = None
         if self._pending:
             batch, self._pending = self._pending, []
             self._track(self._pool.submit(self.store.append_events, batch))
