@@ -1,0 +1,188 @@
+"""The outgoing side of the server: connections that write frames in place or through their queue, the event
+lists the seats share, and the writer's batches of events."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from typing import Any
+
+import pytest
+
+from gouji import Deal
+from gouji.rules import PRESETS, resolve
+from gouji.server.rooms import Connection, TableConfig
+from gouji.server.storage import Store, Writer
+from gouji.tribute import Payment
+
+from ..helpers import random_playout
+
+
+class FakeSocket:
+    """``send_text`` of a socket that takes data at once, or — while ``blocked`` is cleared — waits."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.open = asyncio.Event()
+        self.open.set()
+        self.fail: Exception | None = None
+
+    async def send_text(self, text: str) -> None:
+        if self.fail is not None:
+            raise self.fail
+        await self.open.wait()
+        self.sent.append(text)
+
+
+def test_a_frame_is_written_in_place_when_nothing_waits() -> None:
+    async def main() -> None:
+        sock = FakeSocket()
+        conn = Connection(limit=4, send=sock.send_text)
+        writer = asyncio.create_task(conn.run_writer())
+        conn.push("a")
+        conn.push("b")
+        assert sock.sent == ["a", "b"]  # before any await: no task was woken to write them
+        assert conn.queue.empty()
+        conn.end()
+        await asyncio.wait_for(writer, 1)
+        assert not conn.dropped
+
+    asyncio.run(main())
+
+
+def test_a_write_that_waits_keeps_the_order_and_the_writer_finishes_it() -> None:
+    async def main() -> None:
+        sock = FakeSocket()
+        conn = Connection(limit=8, send=sock.send_text)
+        writer = asyncio.create_task(conn.run_writer())
+        sock.open.clear()  # the client stops reading
+        conn.push("a")  # starts, and waits
+        conn.push("b")
+        conn.push("c")
+        await asyncio.sleep(0.01)
+        assert sock.sent == []
+        sock.open.set()
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert sock.sent == ["a", "b", "c"]
+        conn.push("d")  # nothing waits any more: in place again
+        assert sock.sent == ["a", "b", "c", "d"]
+        conn.push("e")
+        conn.end()
+        conn.push("f")  # after the end: not sent
+        await asyncio.wait_for(writer, 1)
+        assert sock.sent == ["a", "b", "c", "d", "e"] and not conn.dropped
+
+    asyncio.run(main())
+
+
+def test_a_connection_that_does_not_read_is_dropped_when_its_queue_fills() -> None:
+    async def main() -> None:
+        sock = FakeSocket()
+        conn = Connection(limit=3, send=sock.send_text)
+        writer = asyncio.create_task(conn.run_writer())
+        sock.open.clear()
+        for i in range(10):
+            conn.push(str(i))
+        assert conn.dropped
+        await asyncio.wait_for(writer, 1)  # the writer stops (the app then closes the socket with 1008)
+        sock.open.set()
+        conn.push("late")
+        await asyncio.sleep(0.01)
+        assert "late" not in sock.sent
+
+    asyncio.run(main())
+
+
+def test_a_write_to_a_gone_socket_drops_the_connection_and_stops_the_writer() -> None:
+    async def main() -> None:
+        sock = FakeSocket()
+        conn = Connection(limit=4, send=sock.send_text)
+        writer = asyncio.create_task(conn.run_writer())
+        await asyncio.sleep(0)
+        sock.fail = RuntimeError('Cannot call "send" once a close message has been sent.')
+        conn.push("a")
+        assert conn.dropped
+        await asyncio.wait_for(writer, 1)
+
+    asyncio.run(main())
+
+
+def test_a_cancelled_writer_cancels_the_write_it_waits_on() -> None:
+    async def main() -> None:
+        sock = FakeSocket()
+        conn = Connection(limit=4, send=sock.send_text)
+        writer = asyncio.create_task(conn.run_writer())
+        sock.open.clear()
+        conn.push("a")
+        await asyncio.sleep(0.01)
+        writer.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await writer
+        sock.open.set()
+        await asyncio.sleep(0.01)
+        assert sock.sent == []
+
+    asyncio.run(main())
+
+
+def _events_of_many_deals() -> list[dict[str, Any]]:
+    events: list[dict[str, Any]] = []
+    rng = random.Random(5)
+    for name in PRESETS:
+        for k in range(3):
+            d = Deal.new(resolve(name), seed=rng.randrange(10**9), leader=k)
+            random_playout(d, rng, eager_revolt=k == 2)
+            events.extend(d.events)
+    hands = ["AKQ", "AKQ", "DD2QJ9", "AKQ", "AKQ", "9765"]
+    rules = resolve("qingdao").replace(bie_san=False)
+    d = Deal.from_hands(hands, rules, 0, setup=True, tribute=[Payment("luo", 2, 5, 2, returned=True)])
+    d.act("return 65")
+    events.extend(d.events)
+    void_hands = ["55D", "66", "23T", "23J", "23Q", "23K"]  # seat 0 pays its joker and may revolt
+    d = Deal.from_hands(void_hands, rules, 0, setup=True, seed=3, tribute=[Payment("men", 0, 3, 1)])
+    d.act("revolt")
+    d.act("revolt")
+    events.extend(d.events)
+    return events
+
+
+def test_events_said_to_be_the_same_for_every_seat_are() -> None:
+    events = _events_of_many_deals()
+    kinds = {e["type"] for e in events}
+    assert {"deal", "void", "tribute_return", "act"} <= kinds
+    differing = set()
+    for e in events:
+        seen = [Deal.public_event(e, s) for s in (None, *range(6))]
+        if Deal.event_same_for_all(e):
+            assert all(v == seen[0] for v in seen), e
+        else:
+            assert any(v != seen[0] for v in seen), e
+            differing.add(e["type"] if e["type"] != "act" else "return")
+    assert differing == {"deal", "void", "tribute_return", "return"}
+
+
+def test_events_are_written_in_batches_and_a_later_call_sees_them(tmp_path: Any) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    store.migrate()
+    config = TableConfig("qingdao", resolve("qingdao").to_dict(), 1, 1, None, 0.0, (None,) * 6)
+    table_id = store.create_table("ABCDEF", config.to_dict(), "owner")
+
+    def events() -> list[int]:
+        return [e["state"] for t in store.open_tables() if t.id == table_id for e in t.events]
+
+    async def main() -> None:
+        writer = Writer(store)
+        writer.post_event(table_id, 1, "start", None, {})
+        writer.post_event(table_id, 2, "auto", 0, {"on": True})
+        assert writer._pending and writer._flush_handle is not None  # queued, not yet handed to the thread
+        assert await writer.call(events) == [1, 2]  # a call runs after everything posted before it
+        writer.post_event(table_id, 3, "auto", 0, {"on": False})
+        await asyncio.sleep(Writer.flush_seconds * 5)  # nobody calls: the timer writes it
+        assert not writer._pending and writer._flush_handle is None
+        await writer.drain()
+        assert events() == [1, 2, 3]
+        writer.close()
+
+    asyncio.run(main())
+    store.close()
