@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import datetime as dt
+import json
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -37,7 +38,6 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
-    insert,
     select,
     update,
 )
@@ -66,6 +66,10 @@ class TableRow(Base):
     owner_hash: Mapped[str] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+EVENTS_PER_INSERT = 100
+"""Rows per multi-row insert of events (6 parameters a row: well inside SQLite's oldest limit of 999)."""
 
 
 class EventRow(Base):
@@ -166,6 +170,15 @@ class Store:
         self.url = normalize_url(url)
         self.engine = make_engine(self.url)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
+        dialect = self.engine.dialect
+        if dialect.paramstyle not in ("qmark", "format", "pyformat"):  # pragma: no cover - SQLite and psycopg
+            raise ValueError(f"unsupported database driver parameter style {dialect.paramstyle!r}")
+        self._mark = "?" if dialect.paramstyle == "qmark" else "%s"
+        columns = EventRow.__table__.c
+        # SQLite's JSON type serialises in Python; psycopg's leaves it to the driver, which takes a JSON text too
+        self._bind_data = columns.data.type.bind_processor(dialect) or json.dumps
+        self._bind_at = columns.at.type.bind_processor(dialect)
+        self._event_sql: dict[int, str] = {}
 
     def migrate(self) -> None:
         """Run the migrations (idempotent)."""
@@ -225,15 +238,34 @@ class Store:
     # ---------------------------------------------------------------------------------- events
 
     def append_events(self, batch: Sequence[tuple[int, int, str, int | None, dict[str, Any]]]) -> None:
-        """Append ``(table_id, state, kind, seat, data)`` events in one transaction."""
+        """Append ``(table_id, state, kind, seat, data)`` events in one transaction.
+
+        The rows go in as multi-row ``INSERT … VALUES (…), (…)`` statements (prepared once per row count,
+        the values put through the columns' own SQLAlchemy types) rather than the driver's ``executemany``:
+        SQLite's driver lets go of the interpreter lock for every row it steps, and on a busy server each row
+        then waits for its turn to take the lock back — the writer fell tens of thousands of events behind
+        under load (``benchmarks/bench_server.py`` reports how many are not yet written)."""
         if not batch:
             return
-        now = _now()
-        rows = [
-            {"table_id": t, "state": n, "kind": k, "seat": seat, "data": d, "at": now} for t, n, k, seat, d in batch
-        ]
+        at = self._bind_at(_now()) if self._bind_at is not None else _now()
+        bind_data = self._bind_data
+        params: list[Any] = []
+        for t, n, k, seat, d in batch:
+            params += (t, n, k, seat, bind_data(d), at)
         with self.engine.begin() as conn:
-            conn.execute(insert(EventRow), rows)
+            for i in range(0, len(batch), EVENTS_PER_INSERT):
+                rows = min(EVENTS_PER_INSERT, len(batch) - i)
+                conn.exec_driver_sql(self._events_insert(rows), tuple(params[6 * i : 6 * (i + rows)]))
+
+    def _events_insert(self, rows: int) -> str:
+        sql = self._event_sql.get(rows)
+        if sql is None:
+            one = "(" + ", ".join([self._mark] * 6) + ")"
+            sql = self._event_sql[rows] = (
+                f"INSERT INTO {EventRow.__tablename__} (table_id, state, kind, seat, data, at) VALUES "
+                + ", ".join([one] * rows)
+            )
+        return sql
 
     # ---------------------------------------------------------------------------------- records
 
