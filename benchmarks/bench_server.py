@@ -26,6 +26,7 @@ import json
 import os
 import random
 import socket
+import sqlite3
 import statistics
 import subprocess
 import sys
@@ -64,6 +65,8 @@ class Stats:
         self.errors: dict[str, int] = {}
         self.frames = 0
         self.deals_over = 0
+        self.table_state: dict[str, int] = {}
+        """The latest state number of each table (as seat 0 saw it): the table's events committed so far."""
 
 
 class Player(asyncio.Protocol):
@@ -75,6 +78,7 @@ class Player(asyncio.Protocol):
     def __init__(self, url: str, token: str, seat: int, stats: Stats, rng: random.Random, think: float) -> None:
         self.ws = ClientProtocol(parse_uri(url), max_size=2**20)
         self.token, self.seat, self.stats, self.rng, self.think = token, seat, stats, rng, think
+        self.code = url.rsplit("/", 1)[1]
         self.transport: asyncio.Transport | None = None
         self.open = asyncio.get_running_loop().create_future()
         self.closed = asyncio.get_running_loop().create_future()
@@ -143,6 +147,7 @@ class Player(asyncio.Protocol):
         table = frame["table"]
         if seat == 0:
             stats.deals_over = max(stats.deals_over, table["deals_over"])
+            stats.table_state[self.code] = frame["state"]
         pause = table["ready"]
         if pause is not None and not pause["seats"][seat] and self.ready_sent != table["deals_over"]:
             # between two deals the table waits for every seat's ``ready`` (the tables have no timeout)
@@ -167,7 +172,9 @@ class Player(asyncio.Protocol):
         self._send(intent)
 
 
-async def run(tables: int, seconds: float, max_moves: int, port: int, think: float, pid: int) -> dict[str, Any]:
+async def run(
+    tables: int, seconds: float, max_moves: int, port: int, think: float, pid: int, db: str
+) -> dict[str, Any]:
     base = f"http://127.0.0.1:{port}"
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         seats: list[tuple[str, str, int]] = []
@@ -199,6 +206,9 @@ async def run(tables: int, seconds: float, max_moves: int, port: int, think: flo
             break
     elapsed = time.perf_counter() - start
     cpu1, own1 = cpu_seconds(pid), time.process_time()
+    committed = sum(stats.table_state.values())
+    with sqlite3.connect(db) as conn:  # what the server has written of them (its writer runs 20 ms behind)
+        stored = conn.execute("SELECT count(*) FROM table_events").fetchone()[0]
     failed = sum(1 for p in players if p.closed.done() and not p.closed.result())
     for p in players:
         p.close()
@@ -213,10 +223,16 @@ async def run(tables: int, seconds: float, max_moves: int, port: int, think: flo
         "moves": len(lat),
         "moves_per_second": round(len(lat) / elapsed, 1),
         "frames_received": stats.frames,
-        "latency_ms": {"mean": round(statistics.fmean(lat) * 1000, 2) if lat else None, "p50": round(q[49] * 1000, 2), "p95": round(q[94] * 1000, 2), "p99": round(q[98] * 1000, 2)},
+        "latency_ms": {
+            "mean": round(statistics.fmean(lat) * 1000, 2) if lat else None,
+            "p50": round(q[49] * 1000, 2),
+            "p95": round(q[94] * 1000, 2),
+            "p99": round(q[98] * 1000, 2),
+        },
         "server_cpu_ms_per_move": round((cpu1 - cpu0) * 1000 / len(lat), 3) if cpu0 and cpu1 and lat else None,
         "client_cpu_ms_per_move": round((own1 - own0) * 1000 / len(lat), 3) if lat else None,
         "load_average": os.getloadavg()[0],
+        "events_not_yet_stored": committed - stored,
         "errors": stats.errors,
         "failed_connections": failed,
     }
@@ -237,13 +253,14 @@ def main() -> None:
     args = parser.parse_args()
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
+        db = os.path.join(tmp, "bench.db")
         cmd = [
             sys.executable,
             *(["/tmp/gcwrap.py"] if os.environ.get("GCWRAP") else ["-m", "gouji.server.serve"]),
             "--port",
             str(port),
             "--database-url",
-            f"sqlite:///{os.path.join(tmp, 'bench.db')}",
+            f"sqlite:///{db}",
             "--turn-seconds",
             "0",
             "--log-level",
@@ -267,7 +284,7 @@ def main() -> None:
                 runner: Any = uvloop.run
             except ImportError:  # pragma: no cover
                 runner = asyncio.run
-            result = runner(run(args.tables, args.seconds, args.moves, port, args.think, server.pid))
+            result = runner(run(args.tables, args.seconds, args.moves, port, args.think, server.pid, db))
         finally:
             server.terminate()
             server.wait(timeout=30)
@@ -285,6 +302,7 @@ def main() -> None:
         f"CPU per move: server {result['server_cpu_ms_per_move']} ms, clients {result['client_cpu_ms_per_move']} ms; "
         f"load average {result['load_average']:.2f} on {os.cpu_count()} cores"
     )
+    print(f"events committed but not yet stored at the end: {result['events_not_yet_stored']}")
     print(f"errors: {result['errors'] or 'none'}; failed connections: {result['failed_connections']}")
 
 
