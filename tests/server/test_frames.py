@@ -186,3 +186,31 @@ def test_events_are_written_in_batches_and_a_later_call_sees_them(tmp_path: Any)
 
     asyncio.run(main())
     store.close()
+
+
+def test_the_websocket_of_play_bypasses_the_middleware_and_other_paths_do_not(make_server: Any) -> None:
+    from starlette.websockets import WebSocketDisconnect
+
+    with make_server() as server:
+        client = server.client
+        code = client.post("/api/tables", json={}).json()["code"]
+        with client.websocket_connect(f"/ws/tables/{code.lower()}") as ws:  # codes are case-insensitive
+            ws.send_json({"type": "hello", "v": 1})
+            assert ws.receive_json()["type"] == "welcome"
+            assert ws.receive_json()["type"] == "state"
+        with pytest.raises(WebSocketDisconnect), client.websocket_connect("/ws/tables/") as ws:
+            ws.receive_json()
+        assert client.get(f"/api/tables/{code}").json()["code"] == code  # HTTP goes through Starlette
+
+
+def test_the_server_process_tunes_the_interpreter() -> None:
+    import subprocess
+    import sys
+
+    code = (
+        "import gc, sys; from gouji.server.serve import tune_interpreter, GC_THRESHOLDS, SWITCH_INTERVAL; "
+        "tune_interpreter(); "
+        "assert gc.get_threshold() == GC_THRESHOLDS, gc.get_threshold(); "
+        "assert sys.getswitchinterval() == SWITCH_INTERVAL; assert gc.get_freeze_count() > 1000"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True, timeout=60)

@@ -29,6 +29,7 @@ import contextlib
 import html
 import json
 import logging
+import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from dataclasses import dataclass
@@ -39,11 +40,12 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol as P
 from .replay_api import STATIC_DIR, replay_routes
-from .rooms import Connection, Lobby, RequestError, token_hash
+from .rooms import Connection, Lobby, RequestError, SendText, token_hash
 from .storage import Store, Writer
 
 log = logging.getLogger("gouji.server")
@@ -147,9 +149,30 @@ def create_app(
         WebSocketRoute("/ws/tables/{code}", _websocket),
         Mount("/", app=StaticFiles(directory=STATIC_DIR, html=True), name="ui"),  # the browser table
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = _App(routes=routes, lifespan=lifespan)
     app.state.limits = lim
     return app
+
+
+_WS_PATH = re.compile(r"/ws/tables/(?P<code>[^/]+)")
+
+
+class _App(Starlette):
+    """The Starlette app, but for the WebSocket of play, which it hands to :func:`_websocket` directly.
+
+    Through the middleware stack, every frame the server writes would pass two more layers of wrappers (the
+    exception handlers', which have nothing to handle for a WebSocket the endpoint keeps open and closes
+    itself); a move writes six frames.  The route stays in the routing table for ``url_for``."""
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "websocket":
+            m = _WS_PATH.fullmatch(scope["path"])
+            if m is not None:
+                scope["app"] = self
+                scope["path_params"] = {"code": m["code"]}
+                await _websocket(WebSocket(scope, receive, send), send)
+                return
+        await super().__call__(scope, receive, send)
 
 
 # ------------------------------------------------------------------------------------------ HTTP
@@ -275,12 +298,20 @@ async def _sender(ws: WebSocket, conn: Connection) -> None:
             await ws.close(code=1008 if conn.dropped else conn.close_code)
 
 
-async def _websocket(ws: WebSocket) -> None:
+def _text_sender(send: Send) -> SendText:
+    async def send_text(text: str) -> None:
+        await send({"type": "websocket.send", "text": text})
+
+    return send_text
+
+
+async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
+    """The WebSocket of play; with ``raw_send`` (the server's own ASGI ``send``) frames are written with it."""
     lobby: Lobby = ws.app.state.lobby
     lim: Limits = ws.app.state.limits
     code = ws.path_params["code"].upper()
     await ws.accept()
-    conn = Connection(limit=lim.queue, send=ws.send_text)
+    conn = Connection(limit=lim.queue, send=ws.send_text if raw_send is None else _text_sender(raw_send))
     sender = asyncio.create_task(_sender(ws, conn))
     rate = TokenBucket(lim.rate, lim.burst)
     bad = TokenBucket(lim.bad_rate, lim.bad_burst)
