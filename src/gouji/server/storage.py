@@ -241,7 +241,7 @@ class Store:
         """Append ``(table_id, state, kind, seat, data)`` events in one transaction.
 
         The rows go in as multi-row ``INSERT … VALUES (…), (…)`` statements (prepared once per row count,
-        the values put through the columns' own SQLAlchemy types) rather than the driver's ``executemany``:
+        the values put through the dialect's bind processors for the columns) rather than ``executemany``:
         SQLite's driver lets go of the interpreter lock for every row it steps, and on a busy server each row
         then waits for its turn to take the lock back — the writer fell tens of thousands of events behind
         under load (``benchmarks/bench_server.py`` reports how many are not yet written)."""
