@@ -206,3 +206,19 @@ def test_simulate_reports_progress() -> None:
     seen: list[int] = []
     simulate("heze", 3, 1, progress=seen.append)
     assert seen == [1, 2, 3]
+
+
+def test_serve_passes_its_timers_to_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    import gouji.server.serve as serve_module
+
+    calls: list[tuple[Any, ...]] = []
+    monkeypatch.setattr(serve_module, "run", lambda *a, **kw: calls.append((a, kw)))
+    assert run("serve", "--port", "8123").exit_code == 0
+    assert run("serve", "--turn-seconds", "0", "--bot-delay", "0", "--ready-seconds", "12.5").exit_code == 0
+    assert calls[0] == (
+        ("127.0.0.1", 8123, "sqlite:///gouji.db"),
+        {"turn_seconds": 30.0, "bot_delay": 0.5, "ready_seconds": None},
+    )
+    assert calls[1][1] == {"turn_seconds": None, "bot_delay": 0.0, "ready_seconds": 12.5}
+    bad = run("serve", "--ready-seconds", "0")
+    assert bad.exit_code == 2 and "--ready-seconds" in bad.output

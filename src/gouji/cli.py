@@ -471,13 +471,37 @@ def _sim_sets(rs: RuleSet, sets: int, seed: int, bots: str, as_json: bool, recor
     show_default=True,
     help="SQLAlchemy URL of the database: SQLite, or postgresql+psycopg://user@host/db.",
 )
-def serve(host: str, port: int, database_url: str) -> None:
+@click.option(
+    "--turn-seconds",
+    type=click.FloatRange(0, 3600),
+    default=30.0,
+    show_default=True,
+    help="Default turn timer of new tables; when it runs out the heuristic bot plays (托管). 0: no timer.",
+)
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(0, 10),
+    default=0.5,
+    show_default=True,
+    help="Default seconds a bot waits before it acts.",
+)
+@click.option(
+    "--ready-seconds",
+    type=click.FloatRange(0.05, 3600),
+    default=None,
+    help="Default wait for the players between two deals of a set.  [default: the table's turn time]",
+)
+def serve(
+    host: str, port: int, database_url: str, turn_seconds: float, bot_delay: float, ready_seconds: float | None
+) -> None:
     """Run the game server: tables of six with bots and people, play over WebSockets, every finished deal
     and set stored as its record.  Starts on an SQLite file by default, with nothing to set up; the same
-    code runs on PostgreSQL with --database-url postgresql+psycopg://…"""
+    code runs on PostgreSQL with --database-url postgresql+psycopg://…
+
+    The timers are defaults: a table's creator may choose its own."""
     from .server.serve import run
 
-    run(host, port, database_url)
+    run(host, port, database_url, turn_seconds=turn_seconds or None, bot_delay=bot_delay, ready_seconds=ready_seconds)
 
 
 def _register() -> None:

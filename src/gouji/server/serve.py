@@ -50,13 +50,16 @@ def run(
     *,
     turn_seconds: float | None = 30.0,
     bot_delay: float = 0.5,
+    ready_seconds: float | None = None,
     limits: Limits | None = None,
     log_level: str = "info",
     access_log: bool = True,
 ) -> None:
     """Serve until interrupted."""
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
-    app = create_app(database_url, turn_seconds=turn_seconds, bot_delay=bot_delay, limits=limits)
+    app = create_app(
+        database_url, turn_seconds=turn_seconds, bot_delay=bot_delay, ready_seconds=ready_seconds, limits=limits
+    )
     tune_interpreter()
     uvicorn.run(
         app,
@@ -82,6 +85,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--database-url", default="sqlite:///gouji.db")
     parser.add_argument("--turn-seconds", type=float, default=30.0, help="default turn timer (0: none)")
     parser.add_argument("--bot-delay", type=float, default=0.5)
+    parser.add_argument(
+        "--ready-seconds", type=float, default=None, help="default wait for the players between deals (turn time)"
+    )
     parser.add_argument("--rate", type=float, default=Limits.rate, help="messages per second per connection")
     parser.add_argument("--burst", type=float, default=Limits.burst)
     parser.add_argument("--log-level", default="info")
@@ -93,6 +99,7 @@ def main(argv: list[str] | None = None) -> None:
         args.database_url,
         turn_seconds=args.turn_seconds or None,
         bot_delay=args.bot_delay,
+        ready_seconds=args.ready_seconds,
         limits=Limits(rate=args.rate, burst=args.burst),
         log_level=args.log_level,
         access_log=not args.no_access_log,
