@@ -4,7 +4,9 @@ lists the seats share, and the writer's batches of events."""
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import random
+from collections.abc import Callable, Coroutine
 from typing import Any
 
 import pytest
@@ -16,6 +18,13 @@ from gouji.server.storage import Store, Writer
 from gouji.tribute import Payment
 
 from ..helpers import random_playout
+
+
+def run_async(main: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    """Run ``main()`` on a new event loop in its own thread (the browser tests leave a running loop behind in
+    the test process's main thread, where ``asyncio.run`` would refuse)."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, main()).result(timeout=60)
 
 
 class FakeSocket:
@@ -47,7 +56,7 @@ def test_a_frame_is_written_in_place_when_nothing_waits() -> None:
         await asyncio.wait_for(writer, 1)
         assert not conn.dropped
 
-    asyncio.run(main())
+    run_async(main)
 
 
 def test_a_write_that_waits_keeps_the_order_and_the_writer_finishes_it() -> None:
@@ -73,7 +82,7 @@ def test_a_write_that_waits_keeps_the_order_and_the_writer_finishes_it() -> None
         await asyncio.wait_for(writer, 1)
         assert sock.sent == ["a", "b", "c", "d", "e"] and not conn.dropped
 
-    asyncio.run(main())
+    run_async(main)
 
 
 def test_a_connection_that_does_not_read_is_dropped_when_its_queue_fills() -> None:
@@ -91,7 +100,7 @@ def test_a_connection_that_does_not_read_is_dropped_when_its_queue_fills() -> No
         await asyncio.sleep(0.01)
         assert "late" not in sock.sent
 
-    asyncio.run(main())
+    run_async(main)
 
 
 def test_a_write_to_a_gone_socket_drops_the_connection_and_stops_the_writer() -> None:
@@ -105,7 +114,7 @@ def test_a_write_to_a_gone_socket_drops_the_connection_and_stops_the_writer() ->
         assert conn.dropped
         await asyncio.wait_for(writer, 1)
 
-    asyncio.run(main())
+    run_async(main)
 
 
 def test_a_cancelled_writer_cancels_the_write_it_waits_on() -> None:
@@ -123,7 +132,7 @@ def test_a_cancelled_writer_cancels_the_write_it_waits_on() -> None:
         await asyncio.sleep(0.01)
         assert sock.sent == []
 
-    asyncio.run(main())
+    run_async(main)
 
 
 def _events_of_many_deals() -> list[dict[str, Any]]:
@@ -184,7 +193,7 @@ def test_events_are_written_in_batches_and_a_later_call_sees_them(tmp_path: Any)
         assert events() == [1, 2, 3]
         writer.close()
 
-    asyncio.run(main())
+    run_async(main)
     store.close()
 
 
