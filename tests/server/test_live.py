@@ -91,3 +91,22 @@ def test_a_client_that_stops_reading_is_dropped_and_the_table_plays_on(live: Liv
         assert first["type"] == "state" and first["full"] is True and first["state"] >= at_drop
         assert first["view"]["seat"] == 0 and "hand" in first["view"]
     live.wait(lambda: conn not in room.conns, timeout=10, what="the dropped connection being let go of")
+
+
+def test_the_load_benchmark_runs_and_reports() -> None:
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_server.py"
+    out = subprocess.run(
+        [sys.executable, str(bench), "--tables", "2", "--seconds", "2", "--json"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
+    )
+    result = json.loads(out.stdout)
+    assert result["connections"] == 12 and result["moves"] > 0 and result["moves_per_second"] > 0
+    assert result["errors"] == {} and result["failed_connections"] == 0
+    assert result["latency_ms"]["p50"] <= result["latency_ms"]["p95"] <= result["latency_ms"]["p99"]
+    assert 0 <= result["events_not_yet_stored"] < 10_000
