@@ -5,14 +5,16 @@
 - :func:`playout_steps` / :func:`random_playout` drive a deal with it until it ends;
 - :func:`dealt_hands` shuffles a preset's deck into six hand texts for :meth:`Deal.from_hands`;
 - :func:`played_counts`, :func:`held_counts` and :func:`deck_of` count cards for conservation checks;
-- :func:`snapshot` captures everything an illegal action must leave unchanged.
+- :func:`snapshot` captures everything an illegal action must leave unchanged;
+- :func:`wait_until` polls a condition that another thread (a server) makes true.
 """
 
 from __future__ import annotations
 
 import copy
 import random
-from collections.abc import Iterator, Mapping, Sequence
+import time
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from gouji import Burn, Deal, Play, parse_action, resolve
@@ -132,3 +134,12 @@ def snapshot(deal: Deal, sample: int = 64, deep: bool = True) -> dict[str, Any]:
         "n_legal": n,
         "legal": texts,
     }
+
+
+def wait_until(pred: Callable[[], object], timeout: float = 20.0, what: str = "the condition") -> None:
+    """Poll ``pred`` until it is true; an AssertionError naming ``what`` after ``timeout`` seconds."""
+    end = time.monotonic() + timeout
+    while not pred():
+        if time.monotonic() > end:
+            raise AssertionError(f"{what} did not come true within {timeout} s")
+        time.sleep(0.01)

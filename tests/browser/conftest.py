@@ -28,6 +28,8 @@ from starlette.staticfiles import StaticFiles
 from gouji.server import create_app
 from gouji.server.replay_api import STATIC_DIR, replay_routes
 
+from ..helpers import wait_until
+
 CHROMIUM = os.environ.get("GOUJI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--headless",
@@ -109,11 +111,7 @@ class LiveServer:
         return self.lobby.rooms[code]
 
     def wait(self, pred: Callable[[], bool], timeout: float = 20.0, what: str = "the condition") -> None:
-        end = time.monotonic() + timeout
-        while not pred():
-            if time.monotonic() > end:
-                raise AssertionError(f"{what} did not come true within {timeout} s")
-            time.sleep(0.02)
+        wait_until(pred, timeout, what)
 
 
 @pytest.fixture(scope="session")

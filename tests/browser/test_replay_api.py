@@ -3,10 +3,8 @@
 from __future__ import annotations
 
 import itertools
-import time
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from starlette.testclient import TestClient
@@ -15,6 +13,7 @@ from gouji.cards import parse_counts
 from gouji.match import load_record
 from gouji.server import create_app
 
+from ..helpers import wait_until
 from .conftest import prepare_app
 
 
@@ -25,18 +24,11 @@ def client(tmp_path: Path) -> Iterator[TestClient]:
         yield c
 
 
-def _wait(pred: Any, timeout: float = 20.0) -> None:
-    end = time.monotonic() + timeout
-    while not pred():
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.02)
-
-
 def test_a_finished_deal_steps_with_every_hand(client: TestClient) -> None:
     r = client.post("/api/tables", json={"bots": ["heuristic"] * 6, "set_length": 1, "bot_delay": 0})
     code = r.json()["code"]
-    _wait(lambda: client.get(f"/api/tables/{code}").json()["status"] == "over")
-    _wait(lambda: any(g["kind"] == "set" for g in client.get(f"/api/tables/{code}/games").json()["games"]))
+    wait_until(lambda: client.get(f"/api/tables/{code}").json()["status"] == "over")
+    wait_until(lambda: any(g["kind"] == "set" for g in client.get(f"/api/tables/{code}/games").json()["games"]))
     games = client.get(f"/api/tables/{code}/games").json()["games"]
     rid = next(g["id"] for g in games if g["kind"] == "set")
     record = client.get(f"/api/records/{rid}").json()
@@ -75,7 +67,7 @@ def test_hints_are_for_the_seat_to_act(client: TestClient) -> None:
     bob = client.post(f"/api/tables/{code}/join", json={"nickname": "bob", "seat": 1}).json()
     tokens = {0: r["token"], 1: bob["token"]}
     room = client.app.state.lobby.rooms[code]  # type: ignore[attr-defined]
-    _wait(lambda: room.match.to_act in (0, 1))
+    wait_until(lambda: room.match.to_act in (0, 1))
     seat = room.match.to_act
     hint = client.post(f"/api/tables/{code}/hint", json={"token": tokens[seat]})
     assert hint.status_code == 200, hint.text
@@ -91,10 +83,10 @@ def test_hints_are_for_the_seat_to_act(client: TestClient) -> None:
 def test_the_deals_of_a_set_in_progress_are_served_once_it_is_closed(client: TestClient) -> None:
     r = client.post("/api/tables", json={"bots": ["heuristic"] * 6, "set_length": 3, "bot_delay": 0.01}).json()
     code = r["code"]
-    _wait(lambda: bool(client.get(f"/api/tables/{code}/games").json()["games"]))
+    wait_until(lambda: bool(client.get(f"/api/tables/{code}/games").json()["games"]))
     rid = client.get(f"/api/tables/{code}/games").json()["games"][0]["id"]
     assert client.get(f"/api/tables/{code}").json()["status"] == "playing"
     assert client.get(f"/api/records/{rid}/deals/0").status_code == 403
     assert client.post(f"/api/tables/{code}/close", json={"owner_token": r["owner_token"]}).status_code == 200
-    _wait(lambda: client.get(f"/api/records/{rid}/deals/0").status_code == 200, 5)
+    wait_until(lambda: client.get(f"/api/records/{rid}/deals/0").status_code == 200, 5)
     assert client.get(f"/api/records/{rid}/deals/0").json()["steps"][-1]["view"]["phase"] == "over"

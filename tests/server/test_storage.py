@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from gouji.match import Match, load_record
 from gouji.server.rooms import deal_record
 from gouji.server.storage import Store
 
+from ..helpers import wait_until
 from .conftest import drive, play_turn
 
 BOTS5 = [None, "random", "random", "random", "random", "random"]
@@ -30,20 +30,13 @@ def test_deal_record_is_a_set_record_up_to_that_deal() -> None:
     assert load_record(deal_record(m, 1)).totals == m.totals
 
 
-def _wait(pred: Any, timeout: float = 20.0) -> None:
-    end = time.monotonic() + timeout
-    while not pred():
-        assert time.monotonic() < end, "timed out"
-        time.sleep(0.01)
-
-
 def test_finished_deals_and_sets_are_stored_and_served(make_server: Any) -> None:
     with make_server() as srv:
         out = srv.create(nickname="zoe", set_length=2, turn_seconds=0.05, bot_delay=0, bots=BOTS5)
         code = out["code"]
         room = srv.lobby().rooms[code]
-        _wait(lambda: room.status == "over")
-        _wait(lambda: len(srv.client.get(f"/api/tables/{code}/games").json()["games"]) == 3)
+        wait_until(lambda: room.status == "over")
+        wait_until(lambda: len(srv.client.get(f"/api/tables/{code}/games").json()["games"]) == 3)
         games = srv.client.get(f"/api/tables/{code}/games").json()["games"]
         assert [(g["kind"], g["deal"]) for g in games] == [("deal", 0), ("deal", 1), ("set", None)]
         assert games[0]["players"][0]["nickname"] == "zoe" and games[0]["players"][1]["bot"] == "random"
@@ -64,7 +57,7 @@ def test_records_of_a_set_in_progress_are_not_served(make_server: Any) -> None:
         out = srv.create(nickname="zoe", set_length=3, turn_seconds=0.05, bot_delay=0, bots=BOTS5)
         code = out["code"]
         room = srv.lobby().rooms[code]
-        _wait(lambda: len(room.match.points) >= 1)
+        wait_until(lambda: len(room.match.points) >= 1)
         srv.client.post(f"/api/tables/{code}/leave", json={"token": out["token"]})
         games: list[dict[str, Any]] = []
 
@@ -72,7 +65,7 @@ def test_records_of_a_set_in_progress_are_not_served(make_server: Any) -> None:
             games[:] = srv.client.get(f"/api/tables/{code}/games").json()["games"]
             return bool(games)
 
-        _wait(listed)
+        wait_until(listed)
         if room.status != "over":
             r = srv.client.get(f"/api/records/{games[0]['id']}")
             assert r.status_code == 403 and "over" in r.json()["error"]
@@ -91,7 +84,7 @@ def test_a_restart_mid_set_restores_the_table(make_server: Any, db_url: str) -> 
         with srv.connect(code, token) as ann:
             drive({0: ann}, lambda: len(room.match.deals) >= 2 and room.match.current.decisions >= 5)
             # seat 0 has no timer: once it is to act, the table stands still
-            _wait(lambda: room.match.to_act == 0)
+            wait_until(lambda: room.match.to_act == 0)
         state, record = room.state, room.match.record()
         hand0 = room.match.current.hand(0)
         games_before = srv.client.get(f"/api/tables/{code}/games").json()["games"]
@@ -114,7 +107,7 @@ def test_a_restart_mid_set_restores_the_table(make_server: Any, db_url: str) -> 
             f = play_turn(ann, 0)
             nxt = ann.until(lambda fr: fr["type"] == "state" and fr["state"] > f["state"])
             assert any(e["type"] == "act" and e["seat"] == 0 for e in nxt["events"])
-            _wait(lambda: room2.match.to_act == 0)
+            wait_until(lambda: room2.match.to_act == 0)
         state2 = room2.state
     # and once more: the actions taken after the first restart were stored too
     with make_server() as srv3:
