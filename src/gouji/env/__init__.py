@@ -1,0 +1,1 @@
+"""Learning environments for Gouji, and the features they are built on (:mod:`gouji.env.features`)."""
