@@ -117,3 +117,20 @@ def test_decisions_do_not_depend_on_hidden_cards() -> None:
                     break
                 two.act(action)
     assert compared >= 10
+
+
+def test_a_large_prior_bonus_plays_the_heuristics_choice() -> None:
+    """With the bonus for its preset far above any value, the bot plays exactly as the heuristic does."""
+    net = QNet.load(WEIGHTS)
+    net.meta = {**net.meta, "prior_bonus": 0.0, "prior_bonus_by_rules": {"tournament": 1e9}}
+    bot = LearnedBot(net)
+    heuristic = make_bot("heuristic")
+    deal = Deal.new("tournament", seed=8)
+    rng = random.Random(0)
+    while not deal.is_over:
+        seat = deal.to_act
+        assert seat is not None
+        view, legal = deal.view(seat), deal.legal_actions()
+        mine = bot.decide(view, legal, rng)
+        assert mine == heuristic.decide(view, legal, rng)
+        deal.act(mine)

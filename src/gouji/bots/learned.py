@@ -165,6 +165,8 @@ class LearnedBot:
         self.prior = HeuristicBot()
         self.bonus = float(self.net.meta.get("prior_bonus", 0.0))
         """How much more than the heuristic's choice another candidate must be worth to be played."""
+        self.bonus_by_rules = {str(k): float(v) for k, v in dict(self.net.meta.get("prior_bonus_by_rules", {})).items()}
+        """The same per preset, where the network's values were checked (see ``docs/learned.md``)."""
 
     def decide(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         return self.evaluate(view, legal, rng)[0]
@@ -185,8 +187,9 @@ class LearnedBot:
             i = rng.randrange(len(cands))
         else:
             q = self.net.q(state, rows)
-            if self.bonus:
-                q = q + self.bonus * rows[:, -1]  # the last column flags the heuristic's choice
+            bonus = self.bonus_by_rules.get(str(view.get("rules")), self.bonus)
+            if bonus:
+                q = q + bonus * rows[:, -1]  # the last column flags the heuristic's choice
             i = int(np.argmax(q))
         return cands[i], cands, state, rows, i
 

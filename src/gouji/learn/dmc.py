@@ -267,7 +267,8 @@ def actor_loop(cfg: TrainConfig, out: str, q: Any, stop: Any, actor: int, start_
     rng = random.Random(f"actor {cfg.seed}:{actor}:{time.time_ns()}")
     st = ActorState()
     path = Path(out)
-    while not stop.is_set():
+    parent = os.getppid()
+    while not stop.is_set() and os.getppid() == parent:  # an orphaned actor stops too
         _load_current(path, st)
         if st.net is None:
             time.sleep(0.2)
@@ -501,6 +502,7 @@ def train(
         p.start()
     started = time.monotonic()
     base_minutes = prog.minutes
+    stopping = _stop_on_signals()
     last_pub = last_ck = started
     fresh = 0.0
     losses: list[float] = []
@@ -509,7 +511,9 @@ def train(
             now = time.monotonic()
             prog.minutes = base_minutes + (now - started) / 60
             shared_minutes.value = prog.minutes
-            if now - started >= minutes * 60 or (max_samples is not None and prog.samples >= max_samples):
+            if stopping.is_set() or now - started >= minutes * 60:
+                break
+            if max_samples is not None and prog.samples >= max_samples:
                 break
             got = False
             while True:
@@ -558,6 +562,22 @@ def train(
         publish()
         checkpoint()
     return prog
+
+
+def _stop_on_signals() -> Any:
+    """An event set by SIGTERM or SIGINT, so that a stopped run still writes its checkpoint."""
+    import signal
+    import threading
+
+    flag = threading.Event()
+
+    def handler(signum: int, frame: Any) -> None:
+        flag.set()
+
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            signal.signal(sig, handler)
+    return flag
 
 
 def _eval_row(outp: Path, net: QNet, cfg: TrainConfig, prog: Progress, log: Callable[[str], None]) -> None:
