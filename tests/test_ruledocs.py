@@ -142,3 +142,12 @@ def test_main_rewrites_a_stale_book_and_check_reports_it(tmp_path: Path, capsys:
 def test_a_book_without_markers_is_an_error() -> None:
     with pytest.raises(ValueError, match="no markers for the generated presets table"):
         ruledocs.render_book("# a book\n", "en")
+
+
+def test_describe_explains_each_option_and_the_value_it_has() -> None:
+    lines = {name: (value, text) for name, value, text in ruledocs.describe(RuleSet.preset("zoucheng"))}
+    assert list(lines) == ruledocs.option_names()
+    assert lines["show_counts"] == ("never", ruledocs.explain("show_counts") + " — never")
+    assert lines["decks"] == (4, ruledocs.explain("decks"))
+    zh = {name: text for name, _, text in ruledocs.describe(RuleSet.preset("zoucheng"), "zh")}
+    assert zh["show_counts"].endswith("——从不显示")

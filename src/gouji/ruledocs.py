@@ -395,6 +395,20 @@ def markdown_value(name: str, value: Any, lang: Lang = "en") -> str:
     return str(value)
 
 
+def describe(rules: RuleSet, lang: Lang = "en") -> list[tuple[str, Any, str]]:
+    """Each option of ``rules`` as (name, value, explanation): the option's line, and for a word-valued option
+    what its value means — what ``gouji rules PRESET`` prints."""
+    lines = []
+    for name in option_names():
+        value = getattr(rules, name)
+        text = explain(name, lang)
+        meaning = explain_value(name, value, lang)
+        if meaning:
+            text += (" — " if lang == "en" else "——") + meaning
+        lines.append((name, value, text))
+    return lines
+
+
 def _cards(rules: RuleSet, lang: Lang) -> str:
     """The cards dealt and the hand sizes: ``216 (36 each)``, ``196 (32–33 each)``."""
     low, high = rules.deck_size // 6, -(-rules.deck_size // 6)
