@@ -256,7 +256,7 @@ VALUE_DOCS: dict[str, dict[str, tuple[str, str]]] = {
         "waive": ("they swap nothing", "都不进"),
     },
     "lao_to_teammate": {
-        "waived": ("no 落贡 between teammates", "同伙之间不进落贡"),
+        "none": ("no 落贡 between teammates", "同伙之间不进落贡"),
         "returnable": ("paid, and the teammate may hand it back (退贡)", "照进，同伙可以退贡"),
     },
 }
