@@ -151,3 +151,14 @@ def test_describe_explains_each_option_and_the_value_it_has() -> None:
     assert lines["decks"] == (4, ruledocs.explain("decks"))
     zh = {name: text for name, _, text in ruledocs.describe(RuleSet.preset("zoucheng"), "zh")}
     assert zh["show_counts"].endswith("——从不显示")
+
+
+@pytest.mark.parametrize("lang", ruledocs.LANGS)
+def test_the_rule_book_describes_every_preset_and_links_the_other_language(lang: ruledocs.Lang) -> None:
+    text = (ROOT / ruledocs.BOOKS[lang]).read_text(encoding="utf-8")
+    for name in (*PRESETS, "shandong"):
+        assert f"\n| `{name}` | " in text, f"{ruledocs.BOOKS[lang]} §14 has no row for {name}"
+    other = "rulebook.zh.md" if lang == "en" else "rulebook.md"
+    assert f"]({other})" in text.split("\n\n")[1], "the other language is linked at the top"
+    for n in range(1, 17):
+        assert f"\n## {n}. " in text, f"{ruledocs.BOOKS[lang]} has no section {n}"
