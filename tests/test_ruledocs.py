@@ -49,12 +49,10 @@ def test_every_ruleset_field_is_explained_in_both_languages(name: str) -> None:
         assert ruledocs.OPTION_SECTIONS[name], f"{name} names no rule book section"
 
 
-@pytest.mark.parametrize("name", SECTION_16)
-def test_section_16_options_are_explained(name: str) -> None:
-    assert name in ruledocs.OPTION_DOCS
-    assert ruledocs.OPTION_SECTIONS[name].startswith("16.")
-    if name not in FIELDS:
-        pytest.skip(f"RuleSet has no field {name} yet")
+def test_section_16_options_are_explained_whether_or_not_the_engine_has_them_yet() -> None:
+    for name in SECTION_16:
+        assert name in ruledocs.OPTION_DOCS, name
+        assert ruledocs.OPTION_SECTIONS[name].startswith("16."), name
 
 
 def test_no_doc_for_an_option_that_is_neither_a_field_nor_of_section_16() -> None:
