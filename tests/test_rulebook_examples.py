@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 import gouji
@@ -43,3 +45,43 @@ def test_a_pure_gouji_play_that_stands_wins_the_lead_and_opens_the_point(needs_f
     assert deal.view(None)["players"][1]["opened"] is not needs_four
     deal.act("4")
     assert deal.view(None)["players"][1]["opened"] is True
+
+
+BURN_HANDS = ["QQQ773", "KKKX553", "55573", "88893", "66693", "99973"]
+
+
+def _burn_with_kkk(deal: gouji.Deal) -> None:
+    deal.act("QQQ")
+    for seat in (2, 4):  # the gouji player's teammates are asked first
+        assert deal.to_act == seat and texts(deal) == ["pass"]
+        deal.act("pass")
+    assert deal.to_act == 1 and "burn KKK" in texts(deal)
+    deal.act("burn KKK")
+    for seat in (3, 5, 2, 0, 4):  # counter-burns, then the burner's 对头 (seat 4) may break the burn
+        assert deal.to_act == seat and texts(deal) == ["pass"]
+        deal.act("pass")
+    assert deal.to_act == 1
+
+
+def test_the_burn_step_by_step_of_section_6() -> None:
+    """Rule book §6, "A burn, step by step": KKK burns QQQ, X55 keeps the joker rule, the 3 goes out."""
+    deal = gouji.Deal.from_hands(BURN_HANDS, rules="qingdao", leader=0)
+    _burn_with_kkk(deal)
+    deal.act("X55")
+    for seat in (3, 5, 2, 0, 4):
+        assert deal.to_act == seat
+        deal.act("pass")
+    deal.act("3")
+    assert deal.burns == [{"burner": 1, "burned": 0, "level": 1, "play": "KKK", "result": "success"}]
+
+
+def test_the_burn_of_section_6_fails_without_the_joker() -> None:
+    deal = gouji.Deal.from_hands(BURN_HANDS, rules="qingdao", leader=0)
+    _burn_with_kkk(deal)
+    deal.act("55")
+    assert deal.burns[-1]["result"] == "failed"
+    assert deal.view(None)["players"][1]["status"] == "failed_burn"
+    rng = random.Random(1)
+    while not deal.is_over:
+        deal.act(rng.choice(list(deal.legal_actions())))
+    assert deal.places[5] == 1  # 大落
