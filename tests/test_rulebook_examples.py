@@ -85,3 +85,18 @@ def test_the_burn_of_section_6_fails_without_the_joker() -> None:
     while not deal.is_over:
         deal.act(rng.choice(list(deal.legal_actions())))
     assert deal.places[5] == 1  # 大落
+
+
+def test_the_point_tribute_example_of_section_12() -> None:
+    """Seat 0 declared, seat 3 did not: who pays whom how many, as the rule book's example says."""
+    from gouji.tribute import point_tribute
+
+    declared = [True, False, False, False, False, False]
+
+    def paid(opened0: bool, opened3: bool) -> set[tuple[int, int, int]]:
+        opened = [opened0, False, False, opened3, False, False]
+        return {(p.payer, p.receiver, p.cards) for p in point_tribute(0, 3, declared, opened)}
+
+    assert paid(True, False) == {(3, 0, 3)}
+    assert paid(False, True) == {(0, 3, 3)}
+    assert paid(False, False) == {(0, 3, 1), (3, 0, 2)}
