@@ -160,3 +160,5 @@ def test_the_rule_book_describes_every_preset_and_links_the_other_language(lang:
     assert f"]({other})" in text.split("\n\n")[1], "the other language is linked at the top"
     for n in range(1, 17):
         assert f"\n## {n}. " in text, f"{ruledocs.BOOKS[lang]} has no section {n}"
+    for sub in ("3.1", "5.1", "5.2", "5.3", "5.4", "5.5", "8.1", "8.2", "16.1", "16.2", "16.3", "16.4", "16.5", "16.6"):
+        assert f"\n### {sub} " in text, f"{ruledocs.BOOKS[lang]} has no section {sub}"
