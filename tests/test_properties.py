@@ -1,4 +1,4 @@
-"""Property tests of whole deals over every preset (RULES.md 5-11, STYLE.md "Property tests").
+"""Property tests of whole deals over every preset (rule book §5-11).
 
 Random playouts of :meth:`Deal.new` (with the setup phases) and :meth:`Deal.from_hands` check that:
 
@@ -286,7 +286,7 @@ def check_refusals(deal: Deal, rng: random.Random) -> int:
         if is_legal(deal, text, texts):
             continue
         if leading and not text.lower().startswith(("burn", "return")):
-            # a lead may be any play of held cards, save 3s under 憋三 (RULES.md 5.2, 7)
+            # a lead may be any play of held cards, save 3s under 憋三 (rule book §5.2, §7)
             p = as_play_or_none(text)
             held = p is not None and C.contains(deal.hands[s], p.counts)
             assert not held or (deal.rules.bie_san and p.counts[C.THREE]), f"seat {s} may not lead {text}"

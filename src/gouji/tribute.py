@@ -1,4 +1,4 @@
-"""Tribute (进贡 / 还贡): what one deal of a set owes the next (RULES.md section 12).
+"""Tribute (进贡 / 还贡): what one deal of a set owes the next (rule book §12).
 
 :func:`owed` turns a finished deal's result (:meth:`gouji.Deal.result`) into the list of payments the
 next deal starts with, in the order of the rule set's ``tribute_order``; the deal pays them from its new
