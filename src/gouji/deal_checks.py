@@ -23,18 +23,32 @@ class InvalidHands(ValueError):
     """Hands that cannot be dealt under the rule set: the message names the seat or rank."""
 
 
-def check_seat(seat: Any, name: str = "seat", allow_none: bool = False) -> int | None:
-    """``seat`` as an int 0-5 (``None`` passes when ``allow_none``); raises :class:`InvalidSeat`."""
-    if seat is None and allow_none:
+def check_seat(seat: Any, name: str = "seat") -> int:
+    """``seat`` as an int 0-5 (anything with ``__index__``, not a bool); raises :class:`InvalidSeat`."""
+    n = _as_seat(seat)
+    if n is None:
+        raise InvalidSeat(f"{name} must be a seat 0-{SEATS - 1}, not {show(seat)}")
+    return n
+
+
+def check_viewer(seat: Any) -> int | None:
+    """A seat whose view is asked for: a seat 0-5, or ``None`` for the public; raises :class:`InvalidSeat`."""
+    if seat is None:
+        return None
+    n = _as_seat(seat)
+    if n is None:
+        raise InvalidSeat(f"seat must be a seat 0-{SEATS - 1} or None, not {show(seat)}")
+    return n
+
+
+def _as_seat(seat: Any) -> int | None:
+    if isinstance(seat, bool):
         return None
     try:
-        n = None if isinstance(seat, bool) else operator.index(seat)
+        n = operator.index(seat)
     except TypeError:
-        n = None
-    if n is None or not 0 <= n < SEATS:
-        allowed = f"0-{SEATS - 1}" + (" or None" if allow_none else "")
-        raise InvalidSeat(f"{name} must be a seat {allowed}, not {show(seat)}")
-    return n
+        return None
+    return n if 0 <= n < SEATS else None
 
 
 def _hand_counts(seat: int, hand: Any) -> C.Counts:
@@ -77,4 +91,4 @@ def check_hands(hands: Any, rules: RuleSet) -> list[C.Counts]:
     return counts
 
 
-__all__ = ["InvalidHands", "InvalidSeat", "check_hands", "check_seat"]
+__all__ = ["InvalidHands", "InvalidSeat", "check_hands", "check_seat", "check_viewer"]

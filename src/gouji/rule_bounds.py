@@ -199,7 +199,7 @@ def _removed_pairs(removed: Any) -> Any:
         if isinstance(item, list | tuple) and len(item) == 2 and isinstance(item[0], str | int):
             rank = str(item[0]).upper().replace("10", "T")
             if rank not in C.RANK_INDEX:
-                raise InvalidRules(f"removed: {show(item[0])} is not a rank: expected one of {C.RANKS} (T or 10: ten)")
+                raise _refuse("removed", item[0], f"a rank, one of {C.RANKS} (T or 10: ten)")
             item = (rank, item[1])
         out.append(item)
     return out
@@ -232,7 +232,7 @@ def _canonical_removed(pairs: tuple[tuple[str, int], ...]) -> tuple[tuple[str, i
     seen: set[str] = set()
     for rank, _ in pairs:
         if rank in seen:
-            raise InvalidRules(f"removed: rank {rank} is listed twice: give each rank once with its count")
+            raise _refuse("removed", pairs, f"each rank once with its count ({rank} is listed twice)")
         seen.add(rank)
     return tuple(sorted(pairs, key=lambda p: C.RANK_INDEX[p[0]]))
 
@@ -253,18 +253,21 @@ def check_deck(decks: int, removed: tuple[tuple[str, int], ...], bie_san: bool, 
                 "(2s and jokers are the money of buying, tribute and revolution)"
             )
         if n > deck[r]:
-            raise InvalidRules(f"removed: {rank}×{n} is not allowed: {decks} decks hold only {deck[r]} of rank {rank}")
+            raise InvalidRules(
+                f"removed: {rank}×{n} is not allowed: {decks} decks hold only {deck[r]} cards of rank {rank}"
+            )
         left[r] -= n
     if sum(left) < MIN_CARDS:
         raise InvalidRules(
-            f"removed: {shown} leaves {sum(left)} cards of {decks} decks: at least {MIN_CARDS} must stay (nine a seat)"
+            f"removed: {shown} is not allowed: it leaves {sum(left)} cards of {decks} decks; at least {MIN_CARDS} "
+            "must stay (nine a seat)"
         )
     for needed, held, option in ((bie_san, C.THREE, "bie_san"), (buy_four, C.FOUR, "buy_four")):
         if needed and left[held] < 6:
             raise InvalidRules(
-                f"decks {decks} with removed {shown or 'none'} leave {left[held]} cards of rank {C.RANKS[held]}: "
-                f"{option} makes every player hold one, so at least 6 must stay (use more decks, remove fewer or turn "
-                f"{option} off)"
+                f"{option}: True is not allowed with decks {decks} and removed {shown or 'none'}: that leaves "
+                f"{left[held]} cards of rank {C.RANKS[held]}, and {option} makes every player hold one, so at least "
+                f"6 must stay (use more decks, remove fewer or turn {option} off)"
             )
 
 
