@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 import gouji
 from gouji import Deal, RuleSet, UnknownRules
 from gouji.cli import main
-from gouji.deal_checks import InvalidHands, InvalidSeat
+from gouji.deal_checks import InvalidHands, InvalidPayment, InvalidSeat
 from gouji.match import Match, RecordError, Tournament, _sign, load_record
 from gouji.rule_bounds import INT_BOUNDS, InvalidRules
 
@@ -324,6 +324,39 @@ def test_hands_within_the_deck_are_dealt() -> None:
 def test_from_hands_refuses_a_leader_that_is_no_seat(leader: Any) -> None:
     with pytest.raises(InvalidSeat, match="leader must be a seat 0-5"):
         Deal.from_hands(["3", "4", "5", "6", "7", "8"], leader=leader)
+
+
+@pytest.mark.parametrize("leader", [6, -1, "0", True, 2.0])
+def test_a_new_deal_refuses_a_leader_that_is_no_seat(leader: Any) -> None:
+    with pytest.raises(InvalidSeat, match="leader must be a seat 0-5"):
+        Deal.new("qingdao", seed=1, leader=leader)
+
+
+@pytest.mark.parametrize(
+    ("payment", "needle"),
+    [
+        ({"kind": "luo", "payer": 6, "receiver": 0, "cards": 2}, "seats 0-5, not 6"),
+        ({"kind": "luo", "payer": 1, "receiver": "0", "cards": 2}, "seats 0-5, not '0'"),
+        ({"kind": "luo", "payer": 1, "receiver": 1, "cards": 2}, "seat 1 cannot pay tribute to itself"),
+        ({"kind": "luo", "payer": 1, "receiver": 0, "cards": -1}, "at least 0, not -1"),
+        ({"kind": "luo", "payer": 1, "receiver": 0, "cards": 2.5}, "at least 0, not 2.5"),
+        ({"kind": "", "payer": 1, "receiver": 0, "cards": 2}, "kind is a word"),
+        ({"kind": "luo", "payer": 1, "receiver": 0, "cards": 2, "returned": "yes"}, "returned is true or false"),
+        ({"kind": "luo", "payer": 1, "cards": 2}, "an object with kind, payer, receiver and cards"),
+        ("luo", "an object with kind, payer, receiver and cards"),
+    ],
+)
+def test_tribute_payments_that_name_no_seats_are_refused(payment: Any, needle: str) -> None:
+    with pytest.raises(InvalidPayment, match=needle):
+        Deal.new("qingdao", seed=1, tribute=[payment])
+    with pytest.raises(InvalidPayment, match=needle):
+        Deal.from_hands(dealt_hands("qingdao", 1), setup=True, seed=1, tribute=[payment])
+    assert issubclass(InvalidPayment, ValueError)
+
+
+def test_sound_payments_are_paid() -> None:
+    deal = Deal.new("qingdao", seed=1, tribute=[{"kind": "luo", "payer": 1, "receiver": 0, "cards": 2}])
+    assert deal.tribute_paid[0]["from"] == 1 and deal.tribute_paid[0]["owed"] == 2
 
 
 # ---------------------------------------------------------------------------------------------- records

@@ -197,7 +197,7 @@ class Deal:
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         rng = random.Random(seed)
-        first = rng.randrange(SEATS) if leader is None else leader
+        first = rng.randrange(SEATS) if leader is None else check_seat(leader, "leader")
         deck = C.build_deck(rs.decks, rs.removed_counts)
         hands = C.deal_hands(deck, SEATS, first, rng)
         deal = cls(rs, hands, first)

@@ -23,6 +23,10 @@ class InvalidHands(ValueError):
     """Hands that cannot be dealt under the rule set: the message names the seat or rank."""
 
 
+class InvalidPayment(ValueError):
+    """A tribute payment (:class:`gouji.tribute.Payment`) that names no seats or no count of cards."""
+
+
 def check_seat(seat: Any, name: str = "seat") -> int:
     """``seat`` as an int 0-5 (anything with ``__index__``, not a bool); raises :class:`InvalidSeat`."""
     n = _as_seat(seat)
@@ -91,4 +95,30 @@ def check_hands(hands: Any, rules: RuleSet) -> list[C.Counts]:
     return counts
 
 
-__all__ = ["InvalidHands", "InvalidSeat", "check_hands", "check_seat", "check_viewer"]
+def check_payment(payment: Any) -> None:
+    """A tribute payment names a kind, two different seats and a count of cards of at least 0 (it may be
+    large: a chain of counter-burns doubles it each time); raises :class:`InvalidPayment`."""
+    kind, cards = payment.kind, payment.cards
+    if not isinstance(kind, str) or not kind:
+        raise InvalidPayment(f"a payment's kind is a word such as 'luo', not {show(kind)}")
+    payer, receiver = payment.payer, payment.receiver
+    for seat in (payer, receiver):
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+            raise InvalidPayment(f"a payment's payer and receiver are seats 0-5, not {show(seat)}")
+    if payer == receiver:
+        raise InvalidPayment(f"seat {payer} cannot pay tribute to itself")
+    if isinstance(cards, bool) or not isinstance(cards, int) or cards < 0:
+        raise InvalidPayment(f"a payment's cards are a whole number of at least 0, not {show(cards)}")
+    if not isinstance(payment.returned, bool):
+        raise InvalidPayment(f"a payment's returned is true or false, not {show(payment.returned)}")
+
+
+__all__ = [
+    "InvalidHands",
+    "InvalidPayment",
+    "InvalidSeat",
+    "check_hands",
+    "check_payment",
+    "check_seat",
+    "check_viewer",
+]
