@@ -581,3 +581,34 @@ def test_replay_deal_out_of_range(tmp_path: Path, deal: str, needle: str) -> Non
     assert "== set" not in res.output
     ok = _run(["replay", path, "--deal", "2"])
     assert ok.exit_code == 0 and "-- deal 2" in ok.output and "-- deal 1\n" not in ok.output
+
+
+@pytest.mark.parametrize(
+    ("command", "option", "needle"),
+    [
+        ("sim", "bie_san=no", "bie_san: 'no' is not allowed: expected true or false"),
+        ("sim", "place_points=[1]", "place_points: [1] is not allowed: expected 6 entries"),
+        ("sim", "sweep_points=10**30", "sweep_points: '10**30' is not allowed"),
+        ("sim", "sweep_points=NaN", "sweep_points: nan is not allowed"),
+        ("sim", "decks=1", "bie_san: True is not allowed with decks 1"),
+        ("sim", "nonsense=1", "no rule option 'nonsense'"),
+        ("sim", "bie_san", "give NAME=VALUE"),
+        ("arena", "scoring=nope", "scoring: 'nope' is not allowed"),
+        ("tournament", "yaotou_limit=-1", "yaotou_limit: -1 is not allowed"),
+    ],
+)
+def test_cli_rule_options_are_checked(command: str, option: str, needle: str) -> None:
+    extra = {"sim": [], "arena": ["--a", "random", "--b", "random"], "tournament": ["--bots", "random,random"]}
+    res = _run([command, *extra[command], "--deals", "1", "--seed", "1", "--option", option])
+    assert res.exit_code == 2 and "--option" in res.output and needle in res.output
+
+
+def test_cli_rule_options_change_the_rules() -> None:
+    res = _run(["sim", "--rules", "tongyong", "--deals", "3", "--seed", "1", "--json", "--option", "bie_san=false"])
+    assert res.exit_code == 0, res.output
+    changed = gouji.cli.simulate(RuleSet.preset("tongyong").replace(bie_san=False), 3, 1)
+    plain = gouji.cli.simulate("tongyong", 3, 1)
+    got = json.loads(res.output)
+    assert got["seats"] == changed["seats"] != plain["seats"]
+    res = _run(["sim", "--deals", "2", "--seed", "1", "--json", "--option", "scoring=tournament"])
+    assert json.loads(res.output)["place_scores"] == [6, 5, 4, 3, 2, 1]
