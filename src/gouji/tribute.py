@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass
 from typing import Any
 
 from .deal_checks import InvalidPayment, check_payment
+from .rule_bounds import show
 from .rules import RuleSet
 
 SEATS = 6
@@ -40,7 +41,7 @@ class Payment:
     def from_dict(cls, data: Mapping[str, Any]) -> Payment:
         """Read back :meth:`to_dict`; a malformed payment is an :class:`InvalidPayment`."""
         if not isinstance(data, Mapping) or not {"kind", "payer", "receiver", "cards"} <= set(data):
-            raise InvalidPayment(f"a payment is an object with kind, payer, receiver and cards, not {data!r}")
+            raise InvalidPayment(f"a payment is an object with kind, payer, receiver and cards, not {show(data)}")
         return cls(
             kind=data["kind"],
             payer=data["payer"],
