@@ -37,6 +37,8 @@ BAD_OPTIONS = [
     ({"place_points": (4, 2, 0, 0, -2, -4.0)}, r"place_points\[5\]", "whole number"),
     ({"place_points": "420024"}, "place_points", "a list of 6 entries"),
     ({"place_points": (4, 2, 0, 0, -2, -(10**6))}, r"place_points\[5\]", "from -1000 to 1000"),
+    ({"place_points": (4, 2, 0, 0, -2, 10**5000)}, r"place_points\[5\]", "bit number"),
+    ({"place_points": (10**5000,)}, "place_points: a tuple holding a number too long to show", "6 entries"),
     ({"scoring": "nope"}, "scoring", "'set', 'tournament'"),
     ({"yaotou_limit": -1}, "yaotou_limit", "from 0 to 100"),
     ({"set_length": 0}, "set_length", "from 1 to 20"),

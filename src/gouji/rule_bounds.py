@@ -79,7 +79,10 @@ def show(value: Any, limit: int = 60) -> str:
     """``repr(value)``, cut to about ``limit`` characters (a huge number or text stays readable)."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limit:
         return f"a {value.bit_length()}-bit number"
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # a number inside with more digits than Python converts to text
+        return f"a {type(value).__name__} holding a number too long to show"
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
