@@ -460,6 +460,12 @@ def test_a_tournament_record_of_the_wrong_shape_is_refused_naming_the_field(
         load_record(bad)
 
 
+@pytest.mark.parametrize("text", ["[" * 100_000, b"\xff\xfe{", "{not json", ""])
+def test_record_text_that_is_not_json_is_a_record_error(text: str | bytes) -> None:
+    with pytest.raises(RecordError, match="not valid JSON"):
+        load_record(text)
+
+
 def test_sound_records_still_load() -> None:
     assert load_record(SET_RECORD).totals == tuple(SET_RECORD["totals"])
     assert load_record(TOURNAMENT_RECORD).totals == tuple(TOURNAMENT_RECORD["totals"])
