@@ -505,9 +505,10 @@ def serve(
 
 
 def _register() -> None:
-    from .cli_match import register
+    from . import cli_event, cli_match
 
-    register(main)
+    cli_match.register(main)
+    cli_event.register(main)
 
 
 _register()
