@@ -124,3 +124,32 @@ def test_gouji_event_plays_a_bot_event_and_prints_the_standings(tmp_path: Path) 
 def test_gouji_event_refuses_bad_input(args: list[str], message: str) -> None:
     res = CliRunner().invoke(main, ["event", *args])
     assert res.exit_code == 2 and message in res.output, res.output
+
+
+def test_two_tables_played_on_their_own_make_the_same_match_as_the_tournament() -> None:
+    from gouji.bots import decide
+    from gouji.match import TournamentTable
+
+    one, two = TournamentTable("tournament", 5, 2, 0), TournamentTable("tournament", 5, 2, 1)
+    rng = random.Random(5)
+    while not one.is_over:  # table 1 plays both deals before table 2 starts: it may run ahead
+        one.act(decide(RandomBot(), one.current, rng))
+        if len(one.points) == 1:
+            partial = Tournament.from_tables(one, two, ("P", "Q"))
+            assert partial.small_points() == [] and not partial.is_over
+    while not two.is_over:
+        two.act(decide(RandomBot(), two.current, rng))
+    joined = Tournament.from_tables(one, two, ("P", "Q"))
+    assert joined.is_over and len(joined.tables) == 2
+    for k in (0, 1):
+        assert one.deals[k].events[0]["hands"] == two.deals[k].events[0]["hands"]
+        x = sum(p for p, s in zip((6, 5, 4, 3, 2, 1), one.deals[k].result()["places"], strict=True) if s % 2 == 0)
+        assert one.points[k][0] == x and sum(one.points[k]) == 21
+    # the record replays on the engine's own Tournament: the same match
+    again = load_record(json.dumps(joined.record()))
+    assert isinstance(again, Tournament) and again.small_points() == joined.small_points()
+    assert joined.totals == (one.totals[0] + two.totals[1], one.totals[1] + two.totals[0])
+    with pytest.raises(RecordError, match="with the match"):
+        one.record()
+    with pytest.raises(ValueError, match="two tables"):
+        Tournament.from_tables(two, one)

@@ -153,6 +153,40 @@ class Match:
         return match
 
 
+class TournamentTable(Match):
+    """One table of a duplicate match played on its own: deal ``k`` is dealt from ``f"{seed}/{k}"`` (the same
+    cards as :class:`Tournament` deals at both tables), seat 0 leads every deal, no tribute, and ``points``
+    are the small points (6..1) of seats 0, 2, 4 and of seats 1, 3, 5 at this table.
+
+    The server plays the two tables of a match as two of these (each may run a deal ahead of the other while
+    its players wait); :meth:`Tournament.from_tables` puts them together for scoring and the record."""
+
+    def __init__(self, rules: RuleSet | str | None, seed: int | str, deals: int, table: int) -> None:
+        if table not in (0, 1):
+            raise ValueError(f"a duplicate match has tables 0 and 1, not {table}")
+        self.table = table
+        super().__init__(rules, seed=seed, set_length=deals)
+
+    def _start_deal(self) -> None:
+        self.deals.append(Deal.new(self.rules, seed=self.deal_seed(len(self.deals)), leader=0))
+
+    def act(self, action: str | Action, seat: int | None = None) -> None:
+        """Act in the current deal; when it ends, score its small points and deal the next."""
+        deal = self.current
+        deal.act(action, seat=seat)
+        if deal.is_over:
+            pts = [0, 0]
+            for place, s in enumerate(deal.result()["places"]):
+                pts[s % 2] += TOURNAMENT_POINTS[place]
+            self.points.append((pts[0], pts[1]))
+            if len(self.deals) < self.set_length:
+                self._start_deal()
+
+    def record(self) -> dict[str, Any]:
+        """A table alone has no record of its own: its match's (:meth:`Tournament.from_tables`) holds it."""
+        raise RecordError("one table of a duplicate match is recorded with the match: Tournament.from_tables")
+
+
 class Tournament:
     """The duplicate match of 比赛规则: team X against team Y, two groups of three each, two tables.
 
@@ -182,6 +216,23 @@ class Tournament:
     def deal_seed(self, index: int) -> str:
         """The seed of deal ``index`` (0-based)."""
         return f"{self.seed}/{index}"
+
+    @classmethod
+    def from_tables(cls, one: TournamentTable, two: TournamentTable, teams: tuple[str, str] = ("X", "Y")) -> Tournament:
+        """The match of two tables played on their own, with the deals both have finished (and the deal in
+        progress when neither has finished it: then both are at the same deal).  The deals are shared with
+        the tables, not copied: read the result, do not act on it."""
+        if (one.table, two.table) != (0, 1) or one.seed != two.seed or one.rules != two.rules:
+            raise ValueError("these are not the two tables of one match")
+        if one.set_length != two.set_length:
+            raise ValueError("the two tables do not play the same number of deals")
+        t = cls(one.rules, seed=one.seed, deals=one.set_length, teams=teams)
+        done = min(len(one.points), len(two.points))
+        pairs = [(one.deals[k], two.deals[k]) for k in range(done)]
+        if done < t.n_deals and len(one.deals) == len(two.deals) == done + 1:
+            pairs.append((one.deals[done], two.deals[done]))
+        t.tables = pairs or t.tables
+        return t
 
     def _start_deal(self) -> None:
         seed = self.deal_seed(len(self.tables))
@@ -477,4 +528,4 @@ def load_record(data: Mapping[str, Any] | str | bytes) -> Match | Tournament:
     raise RecordError(f"unknown record kind {kind!r}: expected 'set' or 'tournament'")
 
 
-__all__ = ["SEATS", "Match", "RecordError", "Tournament", "load_record"]
+__all__ = ["SEATS", "Match", "RecordError", "Tournament", "TournamentTable", "load_record"]
