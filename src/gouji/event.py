@@ -260,7 +260,15 @@ class Event:
         if match.rules != self.rules or match.n_deals != self.deals:
             raise EventError(f"match {fixture.key} was not played under the event's rules and deals")
         x, y = match.totals
-        result = MatchResult(x, y)
+        return self.enter_result(fixture, MatchResult(x, y))
+
+    def enter_result(self, fixture: Fixture, result: MatchResult) -> MatchResult:
+        """Enter the result of ``fixture`` played elsewhere (a match of people on the server, whose seed is
+        its own); raises :class:`EventError` for a fixture not of this event or already entered."""
+        if fixture not in self.fixtures:
+            raise EventError(f"match {fixture.key} is not in this event")
+        if fixture.key in self.results:
+            raise EventError(f"match {fixture.key} has its result already")
         self.results[fixture.key] = result
         return result
 
@@ -306,13 +314,18 @@ class Event:
         for f in self.fixtures:
             if f.key in self.results:
                 continue
-            m = self.match(f)
-            m.run_bots(bots[f.x], bots[f.y], rng(f) if rng else random.Random(f"event {self.seed}/{f.key}"))
-            self.record_result(f, m)
+            m = self.play_fixture(f, bots, rng(f) if rng else random.Random(f"event {self.seed}/{f.key}"))
             played.append(m)
             if done is not None:
                 done(f, m)
         return played
+
+    def play_fixture(self, fixture: Fixture, bots: Mapping[str, Any], rng: random.Random) -> Tournament:
+        """Play ``fixture``'s match with bots (``bots[team]`` for all six seats of a team) and enter it."""
+        m = self.match(fixture)
+        m.run_bots(bots[fixture.x], bots[fixture.y], rng)
+        self.record_result(fixture, m)
+        return m
 
     def record(self, matches: Mapping[str, Tournament]) -> dict[str, Any]:
         """The event as a record: its teams, rules, seed and deals, and the records of the finished matches."""

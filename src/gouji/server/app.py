@@ -15,6 +15,9 @@ HTTP (JSON in, JSON out; errors are ``{"error": message}`` with a 4xx status):
 - ``POST /api/tables/{code}/close`` — ``owner_token``: close the table.
 - ``GET /api/tables/{code}/games``, ``GET /api/players/{nickname}/games`` — stored records, listed.
 - ``GET /api/records/{id}`` — one record document (a set's records once its set is over).
+- ``POST /api/matches``, ``GET /api/matches/{code}``, ``POST /api/teams/{code}/join``, ``POST /api/events``,
+  ``GET /api/events/{code}``, ``POST /api/events/{code}/start`` — duplicate matches and events of several
+  teams (:mod:`.tournament_api`).
 - ``GET /t/{code}`` — the friends' link: redirects to the browser table's page for that table.
 - ``GET /`` — the browser table (static files in ``static/``); ``replay_api`` adds a deal's replay steps
   and the hint.
@@ -51,6 +54,7 @@ from .lobby import Lobby
 from .replay_api import STATIC_DIR, replay_routes
 from .storage import Store
 from .table import token_hash
+from .tournament_api import tournament_routes
 
 log = logging.getLogger("gouji.server")
 
@@ -108,6 +112,7 @@ def create_app(
         Route("/api/tables/{code}/games", _handler(_table_games), methods=["GET"]),
         Route("/api/players/{nickname}/games", _handler(_player_games), methods=["GET"]),
         Route("/api/records/{record_id:int}", _handler(_record), methods=["GET"]),
+        *tournament_routes(_handler, _json_body),
         Route("/t/{code}", _link_page, methods=["GET"]),
         WebSocketRoute("/ws/tables/{code}", _websocket),
         Mount("/", app=StaticFiles(directory=STATIC_DIR, html=True), name="ui"),  # the browser table
@@ -150,7 +155,7 @@ def _handler(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
             result = await fn(request)
         except RequestError as e:
             return JSONResponse({"error": e.message}, status_code=e.status)
-        status = 201 if request.method == "POST" and fn is _create else 200
+        status = 201 if request.method == "POST" and (fn is _create or getattr(fn, "creates", False)) else 200
         return JSONResponse(result, status_code=status)
 
     return endpoint

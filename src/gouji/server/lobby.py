@@ -40,11 +40,20 @@ class Lobby:
         self.default_ready = default_ready
         """The ready timeout between two deals of tables created without one (None: their turn time)."""
         self.max_tables = max_tables
+        self.matches: dict[str, Any] = {}
+        """Duplicate matches by code (:class:`.duplicate.MatchHall`); their two tables are in ``rooms`` too."""
+        self.events: dict[str, Any] = {}
+        """Events of several teams by code (:class:`.events.EventHall`)."""
 
     async def restore(self) -> int:
         """Load every open table from the store; returns how many."""
+        from .duplicate import is_hall_or_match_table, restore_halls
+
         stored = await self.writer.call(self.writer.store.open_tables)
+        halls = [st for st in stored if is_hall_or_match_table(st.config)]
         for st in stored:
+            if is_hall_or_match_table(st.config):
+                continue
             try:
                 room = Room.replay(st, self.writer)
             except (IllegalAction, ValueError, KeyError, TypeError):
@@ -52,6 +61,7 @@ class Lobby:
                 continue
             self.rooms[room.code] = room
             room.start_timers()
+        await restore_halls(self, halls)
         return len(stored)
 
     def room(self, code: str) -> Room:

@@ -232,6 +232,22 @@ class Store:
                 )
         return out
 
+    def stored_table(self, code: str) -> StoredTable | None:
+        """One table of any status with its events in order (a finished table of a match still in progress)."""
+        with self.sessions() as s:
+            row = s.scalar(select(TableRow).where(TableRow.code == code))
+            if row is None:
+                return None
+            evs = s.scalars(select(EventRow).where(EventRow.table_id == row.id).order_by(EventRow.state)).all()
+            return StoredTable(
+                id=row.id,
+                code=row.code,
+                config=row.config,
+                owner_hash=row.owner_hash,
+                status=row.status,
+                events=[{"state": e.state, "kind": e.kind, "seat": e.seat, "data": e.data} for e in evs],
+            )
+
     # ---------------------------------------------------------------------------------- events
 
     def append_events(self, batch: Sequence[tuple[int, int, str, int | None, dict[str, Any]]]) -> None:

@@ -219,9 +219,8 @@ class Room:
                 elif by == "player":
                     self.seats[seat].auto = False
             if m.deals[deal_index].is_over:
-                pending.records.append(("deal", deal_index, deal_record(m, deal_index)))
+                pending.records.extend(self.finished_records(deal_index))
                 if m.is_over:
-                    pending.records.append(("set", None, m.record()))
                     self.status = "over"
                 else:
                     self.ready = [False] * SEATS  # the next deal waits for the players
@@ -251,10 +250,23 @@ class Room:
             raise ValueError(f"unknown table event {kind!r}")
         return pending
 
+    def finished_records(self, deal_index: int) -> list[tuple[str, int | None, dict[str, Any]]]:
+        """The records to store when deal ``deal_index`` ends: the set up to that deal, and the whole set when
+        it was the last (a table of a duplicate match stores none: its match stores the match's)."""
+        out: list[tuple[str, int | None, dict[str, Any]]] = [("deal", deal_index, deal_record(self.match, deal_index))]
+        if self.match.is_over:
+            out.append(("set", None, self.match.record()))
+        return out
+
+    @staticmethod
+    def read_config(stored: dict[str, Any]) -> TableConfig:
+        """The table's configuration from its stored form."""
+        return TableConfig.from_dict(stored)
+
     @classmethod
     def replay(cls, stored: StoredTable, writer: Writer | None) -> Room:
         """Rebuild a table from its stored configuration and events (after a restart)."""
-        room = cls(stored.id, stored.code, TableConfig.from_dict(stored.config), stored.owner_hash, writer)
+        room = cls(stored.id, stored.code, cls.read_config(stored.config), stored.owner_hash, writer)
         room.replaying = True
         for ev in stored.events:
             room.commit(ev["kind"], ev["seat"], ev["data"])
