@@ -218,10 +218,12 @@ class Tournament:
         return f"{self.seed}/{index}"
 
     @classmethod
-    def from_tables(cls, one: TournamentTable, two: TournamentTable, teams: tuple[str, str] = ("X", "Y")) -> Tournament:
-        """The match of two tables played on their own, with the deals both have finished (and the deal in
-        progress when neither has finished it: then both are at the same deal).  The deals are shared with
-        the tables, not copied: read the result, do not act on it."""
+    def from_tables(
+        cls, one: TournamentTable, two: TournamentTable, teams: tuple[str, str] = ("X", "Y"), finished: bool = False
+    ) -> Tournament:
+        """The match of two tables played on their own, with the deals both have finished (and, unless
+        ``finished``, the deal in progress when neither has finished it: then both are at the same deal).
+        The deals are shared with the tables, not copied: read the result, do not act on it."""
         if (one.table, two.table) != (0, 1) or one.seed != two.seed or one.rules != two.rules:
             raise ValueError("these are not the two tables of one match")
         if one.set_length != two.set_length:
@@ -229,7 +231,7 @@ class Tournament:
         t = cls(one.rules, seed=one.seed, deals=one.set_length, teams=teams)
         done = min(len(one.points), len(two.points))
         pairs = [(one.deals[k], two.deals[k]) for k in range(done)]
-        if done < t.n_deals and len(one.deals) == len(two.deals) == done + 1:
+        if not finished and done < t.n_deals and len(one.deals) == len(two.deals) == done + 1:
             pairs.append((one.deals[done], two.deals[done]))
         t.tables = pairs or t.tables
         return t

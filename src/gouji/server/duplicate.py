@@ -179,7 +179,7 @@ class MatchHall:
         """The match so far: the deals finished at both tables (shared with the tables: read only)."""
         one, two = (r.match for r in self.tables)
         assert isinstance(one, TournamentTable) and isinstance(two, TournamentTable)
-        return Tournament.from_tables(one, two, self.teams)
+        return Tournament.from_tables(one, two, self.teams, finished=True)
 
     def complete(self) -> int:
         """How many deals both tables have finished."""
@@ -312,12 +312,13 @@ def parse_match_request(
     unknown = set(data) - table_fields - {"teams", "deals", "bots"}
     if unknown:
         raise RequestError(400, f"unknown fields: {', '.join(sorted(unknown))}")
+    names = data.get("teams", ["X", "Y"])
+    if not isinstance(names, list) or len(names) != 2:
+        raise RequestError(400, "teams: a match is between two teams (a list of two names)")
     try:
-        teams = check_teams(data.get("teams", ["X", "Y"]))
+        teams = check_teams(names)
     except EventError as e:
         raise RequestError(400, str(e)) from None
-    if len(teams) != 2:
-        raise RequestError(400, "a match is between two teams")
     deals = data.get("deals", 4)
     if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_MATCH_DEALS:
         raise RequestError(400, f"deals must be an integer from 1 to {MAX_MATCH_DEALS}")
