@@ -320,11 +320,15 @@ class Event:
                 done(f, m)
         return played
 
-    def play_fixture(self, fixture: Fixture, bots: Mapping[str, Any], rng: random.Random) -> Tournament:
-        """Play ``fixture``'s match with bots (``bots[team]`` for all six seats of a team) and enter it."""
+    def play_fixture(
+        self, fixture: Fixture, bots: Mapping[str, Any], rng: random.Random, enter: bool = True
+    ) -> Tournament:
+        """Play ``fixture``'s match with bots (``bots[team]`` for all six seats of a team) and, with ``enter``,
+        enter its result."""
         m = self.match(fixture)
         m.run_bots(bots[fixture.x], bots[fixture.y], rng)
-        self.record_result(fixture, m)
+        if enter:
+            self.record_result(fixture, m)
         return m
 
     def record(self, matches: Mapping[str, Tournament]) -> dict[str, Any]:

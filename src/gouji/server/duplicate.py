@@ -259,28 +259,63 @@ class MatchHall:
                     "seats": [{**s.public(), "team": teams[s.index]} for s in r.seats],
                 }
             )
-        rows = t.result_table()
-        for row, pair in zip(rows, t.tables, strict=False):
-            row["places"] = [
-                [{"seat": s, "team": self.seat_teams(i)[s]} for s in pair[i].result()["places"]] for i in (0, 1)
-            ]
-            del row["tables"]
         return {
             "code": self.code,
             "kind": MATCH_KIND,
-            "teams": list(self.teams),
             "team_codes": self.team_codes(),
             "preset": self.info.get("preset"),
-            "deals": t.n_deals,
             "status": "over" if self.over else "playing",
             "event": self.info.get("event"),
             "fixture": self.fixture,
             "tables": tables,
-            "results": rows,
-            "totals": list(t.totals),
-            "match_points": list(t.match_points()) if self.over else None,
-            "comparison": t.comparison(),
+            **scoresheet(t, self.over),
         }
+
+
+def scoresheet(t: Tournament, over: bool) -> dict[str, Any]:
+    """The scorekeeper's sheet of a match: the places at both tables and the small points of every deal both
+    have finished, the totals, the match points once it is over, and the duplicate comparison."""
+    rows = t.result_table()
+    for row, pair in zip(rows, t.tables, strict=False):
+        seat_teams = [[t.teams[t.team_at(i, s)] for s in range(SEATS)] for i in (0, 1)]
+        row["places"] = [[{"seat": s, "team": seat_teams[i][s]} for s in pair[i].result()["places"]] for i in (0, 1)]
+        del row["tables"]
+    return {
+        "teams": list(t.teams),
+        "deals": t.n_deals,
+        "results": rows,
+        "totals": list(t.totals),
+        "match_points": list(t.match_points()) if over else None,
+        "comparison": t.comparison(),
+    }
+
+
+async def match_view(lobby: Lobby, code: str) -> dict[str, Any]:
+    """``GET /api/matches/{code}``: a match in memory, or a finished one from its stored record."""
+    hall = lobby.matches.get(code.upper())
+    if hall is not None:
+        return hall.public()
+    store = lobby.writer.store
+    info = await lobby.writer.call(store.table_info, code.upper())
+    if info is None or info["config"].get("kind") != MATCH_KIND or info["status"] != "over":
+        raise RequestError(404, f"no match {code!r}")
+    games = await lobby.writer.call(store.table_games, info["code"])
+    final = [g for g in games or [] if g["kind"] == MATCH_KIND and g["deal"] is None]
+    body = await lobby.writer.call(store.record, final[-1]["id"]) if final else None
+    if body is None:
+        raise RequestError(404, f"match {code!r} has no stored record")
+    played = Tournament.from_record(body)
+    config = info["config"]
+    return {
+        "code": info["code"],
+        "kind": MATCH_KIND,
+        "preset": config.get("preset"),
+        "status": "over",
+        "event": config.get("event"),
+        "fixture": config.get("fixture"),
+        "tables": [{"table": i, "code": c} for i, c in enumerate(config.get("tables", []))],
+        **scoresheet(played, True),
+    }
 
 
 # ------------------------------------------------------------------------------------------ creating one

@@ -120,7 +120,7 @@ class EventHall:
         """A match of two bot teams, played by the engine as ``gouji event`` plays it, and stored."""
         bots = {t: make_bot(b) for t in (fixture.x, fixture.y) if (b := self.bots.get(t))}
         rng = random.Random(secrets.randbits(64))
-        match = await asyncio.to_thread(self.event.play_fixture, fixture, bots, rng)
+        match = await asyncio.to_thread(self.event.play_fixture, fixture, bots, rng, False)
         code = await lobby._new_code()
         info = {
             "kind": "match",

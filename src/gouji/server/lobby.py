@@ -6,7 +6,7 @@ from __future__ import annotations
 import hmac
 import logging
 import secrets
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..deal import SEATS, IllegalAction
 from . import protocol as P
@@ -14,6 +14,10 @@ from .config import parse_table_request, valid_nickname
 from .durability import Writer
 from .errors import RequestError
 from .table import Room, new_token, token_hash
+
+if TYPE_CHECKING:
+    from .duplicate import MatchHall
+    from .events import EventHall
 
 log = logging.getLogger("gouji.server")
 
@@ -40,9 +44,9 @@ class Lobby:
         self.default_ready = default_ready
         """The ready timeout between two deals of tables created without one (None: their turn time)."""
         self.max_tables = max_tables
-        self.matches: dict[str, Any] = {}
+        self.matches: dict[str, MatchHall] = {}
         """Duplicate matches by code (:class:`.duplicate.MatchHall`); their two tables are in ``rooms`` too."""
-        self.events: dict[str, Any] = {}
+        self.events: dict[str, EventHall] = {}
         """Events of several teams by code (:class:`.events.EventHall`)."""
 
     async def restore(self) -> int:

@@ -23,7 +23,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from .duplicate import create_match, join_team, match_of
+from .duplicate import create_match, join_team, match_view
 from .events import create_event, event_of
 from .lobby import Lobby
 
@@ -46,7 +46,7 @@ def tournament_routes(
         return out
 
     async def match_(request: Request) -> Any:
-        return match_of(_lobby(request), request.path_params["code"]).public()
+        return await match_view(_lobby(request), request.path_params["code"])
 
     async def join_team_(request: Request) -> Any:
         return await join_team(_lobby(request), request.path_params["code"], await read_body(request))
