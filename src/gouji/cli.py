@@ -500,8 +500,19 @@ def serve(
 
     The timers are defaults: a table's creator may choose its own."""
     from .server.serve import run
+    from .server.storage import StorageError
 
-    run(host, port, database_url, turn_seconds=turn_seconds or None, bot_delay=bot_delay, ready_seconds=ready_seconds)
+    try:
+        run(
+            host,
+            port,
+            database_url,
+            turn_seconds=turn_seconds or None,
+            bot_delay=bot_delay,
+            ready_seconds=ready_seconds,
+        )
+    except StorageError as e:
+        raise click.ClickException(str(e)) from None
 
 
 def _register() -> None:
