@@ -268,6 +268,13 @@ def main() -> None:
             "--log-level",
             "warning",
             "--no-access-log",
+            # every client of the benchmark is on 127.0.0.1: one client, as far as the per-client limits go
+            "--create-burst",
+            "100000",
+            "--waiting-per-client",
+            "100000",
+            "--seat-burst",
+            "100000",
         ]
         server = subprocess.Popen(cmd)
         try:

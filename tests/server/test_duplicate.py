@@ -139,9 +139,7 @@ def test_a_table_that_finishes_first_waits_for_the_other_and_nothing_of_it_leaks
             # ann plays deal 1 to its end while bob does nothing: table 2 stands still at bob's turn
             drive({0: ann}, lambda: len(room1.match.points) == 1)
             wait_until(lambda: room2.match.to_act == 1 or len(room2.match.points) == 1)
-            ann.pending()
-            f = ann.last_state
-            assert f is not None and f["table"]["duplicate"]["waiting"] is True
+            f = ann.until(lambda fr: fr["type"] == "state" and fr["table"]["duplicate"]["waiting"])
             assert f["table"]["ready"] is not None and f["turn"]["seat"] is None
             assert f["table"]["duplicate"]["complete"] == 0 and f["table"]["duplicate"]["small_points"] == []
             ann.send({"type": "ready", "token": ann.token})

@@ -21,7 +21,12 @@ from ..browser.conftest import LiveServer
 
 @pytest.fixture
 def live(tmp_path: Path) -> Iterator[LiveServer]:
-    app = create_app(f"sqlite:///{tmp_path / 'live.db'}", turn_seconds=None, bot_delay=0.0, limits=Limits(queue=8))
+    app = create_app(
+        f"sqlite:///{tmp_path / 'live.db'}",
+        turn_seconds=None,
+        bot_delay=0.0,
+        limits=Limits(queue=8, create_burst=1000, waiting_per_client=1000, seat_burst=1000),
+    )
     server = LiveServer(app, tmp_path / "live.db")
     server.start()
     try:

@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import dataclasses
 import logging
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -41,7 +41,7 @@ from .config import TableConfig, parse_table_request, valid_nickname
 from .connection import Connection
 from .durability import Writer
 from .errors import RequestError
-from .storage import StoredTable
+from .storage import Op, RecordOp, StatusOp, StoredTable
 from .table import Room, new_token, token_hash
 
 if TYPE_CHECKING:
@@ -91,6 +91,7 @@ class DuplicateRoom(Room):
     """One table of a duplicate match: a table that waits for the other one after each deal."""
 
     hall: MatchHall | None = None
+    expires_when_idle = False
 
     @property
     def table_index(self) -> int:
@@ -156,7 +157,11 @@ class MatchHall:
         self.writer = writer
         self.tables: list[DuplicateRoom] = []
         self.over = False
+        """Whether the end of the match is stored (and may be shown)."""
+        self.finishing = False
         self.event: EventHall | None = None
+        self.on_finished: Callable[[MatchHall], None] | None = None
+        """Called once the end of the match is stored and sent (the lobby lets its tables go later)."""
 
     @property
     def fixture(self) -> str | None:
@@ -204,19 +209,29 @@ class MatchHall:
         }
 
     def deal_finished(self, table: int) -> None:
-        """Table ``table`` finished a deal: if the other has finished it too, the deal is scored at both."""
+        """Table ``table`` finished a deal: if the other has finished it too, the deal is scored at both —
+        its record is stored, and once it is, the table that waited plays on (or the match ends)."""
         me, other = self.tables[table], self.tables[1 - table]
         if len(other.match.points) < len(me.match.points):
             return  # this table waits (its frames say so)
         k = len(me.match.points) - 1
-        t = self.tournament()
-        self._store_record(k, t)
+        last = all(r.match.is_over for r in self.tables)
+        ops: list[Op] = [self._record_op(k)]
+        if last:
+            ops += self._finish_ops()
+        self.writer.commit(ops, lambda: self._scored(other, me, last))
+
+    def _scored(self, other: DuplicateRoom, me: DuplicateRoom, last: bool) -> None:
+        if last:
+            self.over = True  # stored: now it may be shown
+            for r in self.tables:
+                r.broadcast()
+            if self.on_finished is not None:
+                self.on_finished(self)
+            return
         other.start_timers()  # its pause may end now: timers, bots and the ready timeout start
         other.broadcast()
-        if all(r.match.is_over for r in self.tables):
-            self.finish()
-        else:
-            me.broadcast()
+        me.broadcast()
 
     def players(self) -> list[dict[str, Any]]:
         return [
@@ -226,21 +241,22 @@ class MatchHall:
             for s in r.seats
         ]
 
-    def _store_record(self, deal_index: int | None, t: Tournament) -> None:
-        self.writer.post(self.writer.store.add_record, self.id, MATCH_KIND, deal_index, self.players(), t.record())
+    def _record_op(self, deal_index: int | None) -> RecordOp:
+        return RecordOp(self.id, MATCH_KIND, deal_index, self.players(), self.tournament().record())
 
-    def finish(self) -> None:
-        """Both tables played every deal: store the match, tell the event, show the result at both tables."""
-        if self.over:
-            return
-        t = self.tournament()
-        self.over = True
-        self._store_record(None, t)
+    def _finish_ops(self) -> list[Op]:
+        """Both tables played every deal: the match's record, its status, and its result in the event."""
+        self.finishing = True
+        ops: list[Op] = [self._record_op(None)]
         if self.event is not None and self.fixture is not None:
-            self.event.match_over(self.fixture, t)
-        self.writer.post(self.writer.store.set_status, self.id, "over")
-        for r in self.tables:
-            r.broadcast()
+            ops += self.event.match_over(self.fixture, self.tournament())
+        ops.append(StatusOp(self.id, "over"))
+        return ops
+
+    def finish_after_restart(self) -> None:
+        """The server stopped after both tables' last moves but before the match's end was stored."""
+        if not self.finishing:
+            self.writer.commit(self._finish_ops(), lambda: self._scored(self.tables[1], self.tables[0], True))
 
     def public(self) -> dict[str, Any]:
         """The scorekeeper's view: both tables, the places and small points of every deal both have finished,
@@ -369,12 +385,15 @@ def parse_match_request(
 
 
 async def create_match(
-    lobby: Lobby, data: Any, event: EventHall | None = None, fixture: str | None = None
+    lobby: Lobby, data: Any, event: EventHall | None = None, fixture: str | None = None, client: str | None = None
 ) -> tuple[MatchHall, dict[str, Any]]:
     """``POST /api/matches``: a new match with its two tables; answers its code, the organiser's secret
-    token, a join code per team and per table."""
+    token, a join code per team and per table.  ``client`` (the address asking) is limited in how fast it
+    creates, as for tables (an event's matches, started by its organiser, are not)."""
     teams, configs = parse_match_request(data, lobby.default_turn, lobby.default_bot_delay, lobby.default_ready)
-    if sum(1 for r in lobby.rooms.values() if r.status in ("waiting", "playing")) + 2 > lobby.max_tables:
+    if client is not None and not lobby.creates.take(client):
+        raise RequestError(429, "too many tables created: wait a little before creating another")
+    if len(lobby.rooms) + 2 > lobby.max_tables:
         raise RequestError(503, "the server has as many tables as it can hold")
     codes: list[str] = []
     while len(codes) < 3:
@@ -401,9 +420,10 @@ async def create_match(
         config = dataclasses.replace(config, table=t, match=code)
         nobody = token_hash(new_token())  # a table of a match is not closed on its own
         table_id = await lobby.writer.call(store.create_table, tcode, config.to_dict(), nobody)
-        rooms.append(DuplicateRoom(table_id, tcode, config, nobody, lobby.writer))
+        rooms.append(DuplicateRoom(table_id, tcode, config, nobody, lobby.writer, lobby.limits))
     hall.join_tables(rooms)
     hall.event = event
+    hall.on_finished = lobby.match_finished
     lobby.matches[code] = hall
     for room in rooms:
         lobby.rooms[room.code] = room
@@ -428,7 +448,7 @@ def match_of(lobby: Lobby, code: str) -> MatchHall:
     return hall
 
 
-async def join_team(lobby: Lobby, team_code: str, data: Any) -> dict[str, Any]:
+async def join_team(lobby: Lobby, team_code: str, data: Any, client: str = "") -> dict[str, Any]:
     """``POST /api/teams/{code}/join``: take a free seat of the team (at either table, or the ``table`` and
     ``seat`` asked for); answers the table's code, the seat and its secret token."""
     match_code, _, number = team_code.upper().rpartition("-")
@@ -455,7 +475,7 @@ async def join_team(lobby: Lobby, team_code: str, data: Any) -> dict[str, Any]:
     if not chosen:
         raise RequestError(409, f"no free seat of team {hall.teams[team]}" + (" there" if free else ""))
     room, seat = chosen[0]
-    out = await lobby.join(room.code, {"nickname": nickname, "seat": seat})
+    out = await lobby.join(room.code, {"nickname": nickname, "seat": seat}, client)
     return {**out, "table": room.table_index, "team": hall.teams[team], "match": hall.code}
 
 
@@ -485,7 +505,7 @@ async def restore_halls(lobby: Lobby, stored: list[StoredTable]) -> None:
                 tst = by_code.get(tcode) or await lobby.writer.call(lobby.writer.store.stored_table, tcode)
                 if tst is None:
                     raise ValueError(f"table {tcode} of match {st.code} is not stored")
-                room = DuplicateRoom.replay(tst, lobby.writer)
+                room = DuplicateRoom.replay(tst, lobby.writer, lobby.limits)
                 assert isinstance(room, DuplicateRoom)
                 rooms.append(room)
         except (ValueError, KeyError, TypeError):
@@ -500,5 +520,6 @@ async def restore_halls(lobby: Lobby, stored: list[StoredTable]) -> None:
             lobby.rooms[room.code] = room
         for room in rooms:
             room.start_timers()
+        hall.on_finished = lobby.match_finished
         if all(r.match.is_over for r in rooms):
-            hall.finish()  # the server stopped between the last deal and the match's end
+            hall.finish_after_restart()

@@ -26,7 +26,7 @@ from ..rules import RuleSet
 from .config import parse_table_request
 from .durability import Writer
 from .errors import RequestError
-from .storage import StoredTable
+from .storage import EventOp, Op, RecordOp, StatusOp, StoredTable
 from .table import new_token, token_hash
 
 if TYPE_CHECKING:
@@ -50,13 +50,12 @@ class EventHall:
         self.matches: dict[str, str] = {}
         """Fixture key → the code of its match."""
         self.state = 0
-        self.replaying = False
         self._lock = asyncio.Lock()
 
     # ------------------------------------------------------------------ changes
 
-    def commit(self, kind: str, data: dict[str, Any]) -> None:
-        """Apply one change and store it as an event of the event's row."""
+    def change(self, kind: str, data: dict[str, Any]) -> EventOp:
+        """Apply one change; returns its write (an event of the event's row)."""
         fixture = self.event.fixture(data["fixture"])
         if kind == "start":
             self.matches[fixture.key] = data["match"]
@@ -65,23 +64,27 @@ class EventHall:
         else:  # pragma: no cover - written by this class only
             raise ValueError(f"unknown event change {kind!r}")
         self.state += 1
-        if not self.replaying:
-            self.writer.post_event(self.id, self.state, kind, None, data)
+        return EventOp(self.id, self.state, kind, None, data)
 
-    def match_over(self, key: str, match: Tournament) -> None:
-        """A match of the event ended: its small points enter the standings (once)."""
-        if key not in self.event.results:
-            x, y = match.totals
-            self.commit("result", {"fixture": key, "x": x, "y": y})
+    async def commit(self, kind: str, data: dict[str, Any]) -> None:
+        """Apply one change and wait until it is stored."""
+        op = self.change(kind, data)
+        await self.writer.call(self.writer.store.write_batch, [op])
+
+    def match_over(self, key: str, match: Tournament) -> list[Op]:
+        """A match of the event ended: its small points enter the standings (once); the write goes with
+        the match's end, in its transaction."""
+        if key in self.event.results:
+            return []
+        x, y = match.totals
+        return [self.change("result", {"fixture": key, "x": x, "y": y})]
 
     @classmethod
     def replay(cls, stored: StoredTable, writer: Writer) -> EventHall:
         hall = cls(stored.id, stored.code, stored.config, stored.owner_hash, writer)
-        hall.replaying = True
         for ev in stored.events:
-            hall.commit(ev["kind"], ev["data"])
+            hall.change(ev["kind"], ev["data"])
             hall.state = ev["state"]
-        hall.replaying = False
         return hall
 
     # ------------------------------------------------------------------ the organiser's operations
@@ -111,8 +114,7 @@ class EventHall:
             request |= {"teams": [fixture.x, fixture.y], "deals": self.event.deals}
             request["bots"] = {t: b for t in (fixture.x, fixture.y) if (b := self.bots.get(t))}
             hall, out = await create_match(lobby, request, event=self, fixture=fixture.key)
-            self.commit("start", {"fixture": fixture.key, "match": hall.code})
-            await lobby.writer.drain()
+            await self.commit("start", {"fixture": fixture.key, "match": hall.code})
             del out["owner_token"]  # the match's organiser is the event's
             return {"fixture": fixture.key, **out}
 
@@ -139,12 +141,14 @@ class EventHall:
             for t in (0, 1)
             for s, team in enumerate(match.seat_teams(t))
         ]
-        await lobby.writer.call(store.add_record, row, "match", None, players, match.record())
-        await lobby.writer.call(store.set_status, row, "over")
-        self.commit("start", {"fixture": fixture.key, "match": code})
         x, y = match.totals
-        self.commit("result", {"fixture": fixture.key, "x": x, "y": y})
-        await lobby.writer.drain()
+        ops: list[Op] = [
+            RecordOp(row, "match", None, players, match.record()),
+            StatusOp(row, "over"),
+            self.change("start", {"fixture": fixture.key, "match": code}),
+            self.change("result", {"fixture": fixture.key, "x": x, "y": y}),
+        ]
+        await lobby.writer.call(store.write_batch, ops)  # the match and its result, in one transaction
         return {"fixture": fixture.key, "code": code, "played_by": "bots", "small_points": [x, y]}
 
     # ------------------------------------------------------------------ what everyone sees
@@ -220,9 +224,12 @@ def parse_event_request(
     }
 
 
-async def create_event(lobby: Lobby, data: Any) -> dict[str, Any]:
-    """``POST /api/events``: a new event; answers its code and the organiser's secret token."""
+async def create_event(lobby: Lobby, data: Any, client: str = "") -> dict[str, Any]:
+    """``POST /api/events``: a new event; answers its code and the organiser's secret token (``client`` is
+    limited in how fast it creates, as for tables)."""
     info = parse_event_request(data, lobby.default_turn, lobby.default_bot_delay, lobby.default_ready)
+    if not lobby.creates.take(client):
+        raise RequestError(429, "too many created: wait a little before creating another")
     code = await lobby._new_code()
     owner = new_token()
     row = await lobby.writer.call(lobby.writer.store.create_table, code, info, token_hash(owner))

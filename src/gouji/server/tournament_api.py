@@ -35,6 +35,10 @@ def _lobby(request: Request) -> Lobby:
     return lobby
 
 
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else ""
+
+
 def tournament_routes(
     wrap: Callable[[Handler], Callable[[Request], Awaitable[Response]]], read_body: Handler
 ) -> list[BaseRoute]:
@@ -42,17 +46,18 @@ def tournament_routes(
     bodies with the app's reader (with its size limit)."""
 
     async def create_match_(request: Request) -> Any:
-        _, out = await create_match(_lobby(request), await read_body(request))
+        _, out = await create_match(_lobby(request), await read_body(request), client=_client(request))
         return out
 
     async def match_(request: Request) -> Any:
         return await match_view(_lobby(request), request.path_params["code"])
 
     async def join_team_(request: Request) -> Any:
-        return await join_team(_lobby(request), request.path_params["code"], await read_body(request))
+        code = request.path_params["code"]
+        return await join_team(_lobby(request), code, await read_body(request), _client(request))
 
     async def create_event_(request: Request) -> Any:
-        return await create_event(_lobby(request), await read_body(request))
+        return await create_event(_lobby(request), await read_body(request), _client(request))
 
     async def event_(request: Request) -> Any:
         lobby = _lobby(request)
