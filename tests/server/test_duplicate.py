@@ -73,6 +73,20 @@ def test_a_match_of_bots_plays_both_tables_and_stores_the_duplicate_record(make_
         assert len(records[0]["deals"]) == 1 and records[0]["totals"] == view["results"][0]["points"]
         for t in out["table_codes"]:
             assert srv.client.get(f"/api/tables/{t['code']}").json()["status"] == "over"
+        # the page replays either table of the match, step by step
+        games = srv.client.get(f"/api/tables/{code}/games").json()["games"]
+        final_id = games[-1]["id"]
+        for table in (0, 1):
+            r = srv.client.get(f"/api/records/{final_id}/deals/1?table={table}")
+            assert r.status_code == 200, r.text
+            rep = r.json()
+            assert rep["match"]["seat_teams"] == [["East", "West"], ["West", "East"]][table] * 3
+            assert rep["places"] == final["deals"][1]["tables"][table]["places"]
+            assert rep["steps"][0]["view"]["hands"] == final["deals"][1]["tables"][table]["hands"]
+            assert len(rep["steps"]) == len(final["deals"][1]["tables"][table]["actions"]) + 1
+            assert rep["match"]["small_points"] == view["results"][1]["points"]
+        assert srv.client.get(f"/api/records/{final_id}/deals/1?table=2").status_code == 400
+        assert srv.client.get(f"/api/records/{final_id}/deals/5?table=0").status_code == 404
 
 
 def test_creating_and_joining_a_match_refuses_bad_requests(make_server: Any) -> None:
