@@ -172,6 +172,8 @@ async def _deal_endpoint(request: Request) -> Response:
     except _Refusal as e:
         return JSONResponse({"error": e.message}, status_code=e.status)
     out["id"] = record_id
+    if "match" in out:  # who sat where at this table of the match
+        players = [p for p in players if isinstance(p, dict) and p.get("table") == out["match"]["table"]]
     out["players"] = players
     out["table"] = code
     body = json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
