@@ -316,6 +316,8 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
                 if not rate.take():
                     raise P.ProtocolError(P.RATE_LIMITED, "too many messages: slow down")
                 msg = P.parse_client(raw)
+                if msg.type == "hello" and not conn.ready and code not in lobby.rooms:
+                    raise await _no_room(lobby, code, msg.id)
                 _handle(lobby, code, conn, msg)
                 if msg.type == "act":
                     rate.refund()  # accepted actions are bounded by the game itself
@@ -337,6 +339,21 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
             await asyncio.wait_for(sender, 5)
         except (TimeoutError, asyncio.CancelledError):
             sender.cancel()
+
+
+async def _no_room(lobby: Lobby, code: str, ref: str | None) -> P.ProtocolError:
+    """Why a hello names no table in memory: a finished set (served from storage now), or no open table."""
+    info = None
+    if len(code) <= MAX_CODE_CHARS:
+        try:
+            info = await lobby.writer.call(lobby.writer.store.table_info, code)
+        except SQLAlchemyError:
+            info = None
+    if info is not None and info["status"] == "over":
+        return P.ProtocolError(
+            P.GAME_OVER, f"the set at table {code} is over: its games are at /api/tables/{code}/games", ref
+        )
+    return P.ProtocolError(P.NO_TABLE, f"no open table {code[:MAX_CODE_CHARS]!r}", ref)
 
 
 def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage) -> None:
