@@ -93,6 +93,10 @@ class PerClient:
             self._buckets.move_to_end(key)
         return bucket.take()
 
+    def forget(self, key: object) -> None:
+        """Drop ``key``'s bucket (what it named is gone)."""
+        self._buckets.pop(key, None)
+
 
 async def read_capped(request: Request, limit: int) -> bytes | None:
     """A request's body, read while it streams in; None (and the rest left unread) past ``limit`` bytes or

@@ -56,6 +56,8 @@ class Lobby:
         self._creator: dict[str, str] = {}
         """Join code → the client that created the table, while it waits for players."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._letting_go: dict[str, asyncio.TimerHandle] = {}
+        """Join code → the timer that lets a finished table go."""
         self.rooms: dict[str, Room] = {}
         self.default_turn = default_turn
         self.default_bot_delay = default_bot_delay
@@ -134,14 +136,23 @@ class Lobby:
         asyncio.get_running_loop().call_later(self.limits.over_seconds, go)
 
     def _finished(self, room: Room) -> None:
-        asyncio.get_running_loop().call_later(self.limits.over_seconds, self.let_go, room)
+        self._letting_go[room.code] = asyncio.get_running_loop().call_later(self.limits.over_seconds, self.let_go, room)
 
     def let_go(self, room: Room) -> None:
         """A finished table leaves memory: its connections are closed, storage serves it from now on."""
+        handle = self._letting_go.pop(room.code, None)
+        if handle is not None:
+            handle.cancel()
         if self.rooms.get(room.code) is room:
             del self.rooms[room.code]
             room.shut("the set is over")
-        self._creator.pop(room.code, None)
+        self._forget(room.code)
+
+    def _forget(self, code: str) -> None:
+        """What the lobby keeps about a table that left memory."""
+        self._creator.pop(code, None)
+        for seat in range(SEATS):
+            self._seat_moves.forget((code, seat))
 
     def start(self) -> None:
         """Start closing waiting tables that stay idle too long (a task of the running loop)."""
@@ -164,7 +175,7 @@ class Lobby:
             room.commit("close", None, {"by": "idle"})
             room.shut("nobody came: the table waited too long for players")
             del self.rooms[room.code]
-            self._creator.pop(room.code, None)
+            self._forget(room.code)
         if gone:
             log.info("closed %d idle waiting tables", len(gone))
         return [r.code for r in gone]
@@ -277,7 +288,7 @@ class Lobby:
         room.commit("close")
         room.shut("closed by its creator")
         del self.rooms[room.code]
-        self._creator.pop(room.code, None)
+        self._forget(room.code)
         await self.writer.drain()
         return {"code": room.code, "closed": True}
 

@@ -198,7 +198,9 @@ def open_store(url: str) -> Store:
 
 def _aware(at: dt.datetime | None) -> dt.datetime | None:
     """A stored time in UTC (SQLite gives it back without its zone)."""
-    return None if at is None or at.tzinfo is not None else at.replace(tzinfo=dt.UTC)
+    if at is None or at.tzinfo is not None:
+        return at
+    return at.replace(tzinfo=dt.UTC)
 
 
 def normalize_url(url: str) -> str:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import hashlib
 import hmac
 import json
@@ -27,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..actions import PASS, YIELD, InvalidAction, parse_action
-from ..bots import BOTS, Bot, decide, make_bot
+from ..bots import BOTS, Bot, make_bot
 from ..deal import SEATS, Deal, IllegalAction
 from ..match import Match
 from . import protocol as P
@@ -584,29 +585,43 @@ class Room:
         await asyncio.sleep(delay)
         if self._timer_key != key or self.status != "playing":
             return
-        self._timer = None
-        self._timer_key = None
-        self.deadline = None
         if mode == "ready":
+            self._timer_done()
             if self.ready is not None:
                 self.commit("resume", None, {"by": "timeout"})
             return
         seat = self.match.to_act
         assert seat is not None
+        action = await self._bot_action(seat)
+        if self._timer_key != key or self.status != "playing":  # pragma: no cover - the timer is cancelled then
+            return
+        self._timer_done()
         by = "bot" if mode == "bot" else "auto" if mode == "auto" else "timeout"
         try:
-            self.commit("act", seat, {"action": self._bot_action(seat), "by": by})
+            self.commit("act", seat, {"action": action, "by": by})
         except IllegalAction:
             log.exception("a bot chose an illegal action at table %s; playing the first legal one", self.code)
             self.commit("act", seat, {"action": str(self.match.legal_actions()[0]), "by": by})
 
-    def _bot_action(self, seat: int) -> str:
+    def _timer_done(self) -> None:
+        self._timer = None
+        self._timer_key = None
+        self.deadline = None
+
+    async def _bot_action(self, seat: int) -> str:
+        """The bot's action for ``seat``, thought out on the bots' thread: the event loop only makes the
+        seat's view (the bot sees nothing else) and goes on serving every other table meanwhile.  A change
+        of the table while the bot thinks cancels the timer's task, and the answer is dropped."""
         bot = self._bots.get(seat, self._auto_bot)
+        deal = self.match.current
+        legal = deal.legal_actions()
         try:
-            return str(decide(bot, self.match.current, self._rng))
+            view = deal.view(seat, log=bool(getattr(bot, "wants_log", False)))
+            action = await asyncio.get_running_loop().run_in_executor(_bot_pool(), bot.decide, view, legal, self._rng)
+            return str(action)
         except Exception:
             log.exception("bot %s failed at table %s; playing the first legal action", bot.name, self.code)
-            return str(self.match.legal_actions()[0])
+            return str(legal[0])
 
     def start_timers(self) -> None:
         """Start the turn timer (after a restore: timers start afresh); a restored pause between two deals
@@ -622,6 +637,17 @@ class Room:
             self.deliver(conn, frame)
             self.deliver(conn, None)
         self.conns.clear()
+
+
+_BOT_POOL: concurrent.futures.ThreadPoolExecutor | None = None
+
+
+def _bot_pool() -> concurrent.futures.ThreadPoolExecutor:
+    """The thread the bots think on (one: the bots of every table take turns on it)."""
+    global _BOT_POOL
+    if _BOT_POOL is None:
+        _BOT_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="gouji-bots")
+    return _BOT_POOL
 
 
 def _write(conn: Connection, text: str | None) -> None:
