@@ -153,3 +153,14 @@ def test_two_tables_played_on_their_own_make_the_same_match_as_the_tournament() 
         one.record()
     with pytest.raises(ValueError, match="two tables"):
         Tournament.from_tables(two, one)
+
+
+def test_gouji_tournament_compare_shows_what_each_team_did_with_the_same_cards() -> None:
+    res = CliRunner().invoke(main, ["tournament", "--bots", "heuristic,random", "--seed", "2", "--compare", "--json"])
+    assert res.exit_code == 0, res.output
+    data = json.loads(res.output)
+    assert [sum(s["margin"] for s in c["sides"]) for c in data["comparison"]] == [
+        x - y for x, y in (r["points"] for r in data["deals"])
+    ]
+    text = CliRunner().invoke(main, ["tournament", "--bots", "heuristic,random", "--seed", "2", "--compare"])
+    assert text.exit_code == 0 and "same cards compared" in text.output and "margin" in text.output

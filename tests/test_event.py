@@ -233,4 +233,6 @@ def test_a_result_must_be_the_fixtures_own_match() -> None:
         ev.fixture("r9m9")
     ev.record_result(f1, m)
     assert ev.summary()["rounds"][0]["matches"][0]["small_points"] == list(m.totals)
+    with pytest.raises(EventError, match="already"):
+        ev.record_result(f1, m)
     assert not ev.is_over

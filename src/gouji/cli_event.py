@@ -73,6 +73,31 @@ def standings_table(summary: dict[str, Any]) -> Table:
     return table
 
 
+def comparison_table(match: Tournament) -> Table:
+    """The duplicate comparison of ``gouji tournament --compare``: each team's small points with the same
+    hands, deal by deal and side by side, and the places each hand took at both tables."""
+    x, y = match.teams
+    table = Table(title="The same cards compared (small points with the same hands)", title_justify="left")
+    for col in ("deal", "hands of seats", x, y, "margin", "places of each hand: table 1 / table 2"):
+        table.add_column(col, justify="right" if col in (x, y, "margin") else "left")
+    for c in match.comparison():
+        for side in c["sides"]:
+            places = ", ".join(
+                f"{s}: {c['hands'][s]['tables'][0]['team']} {c['hands'][s]['tables'][0]['place']}"
+                f" / {c['hands'][s]['tables'][1]['team']} {c['hands'][s]['tables'][1]['place']}"
+                for s in side["seats"]
+            )
+            table.add_row(
+                str(c["deal"]),
+                " ".join(str(s) for s in side["seats"]),
+                str(side["points"][0]),
+                str(side["points"][1]),
+                f"{side['margin']:+d}",
+                places,
+            )
+    return table
+
+
 def register(main: click.Group) -> None:
     """Add ``event`` to the ``gouji`` command group."""
 

@@ -229,12 +229,14 @@ class Tournament:
             raise ValueError("these are not the two tables of one match")
         if one.set_length != two.set_length:
             raise ValueError("the two tables do not play the same number of deals")
-        t = cls(one.rules, seed=one.seed, deals=one.set_length, teams=teams)
         done = min(len(one.points), len(two.points))
         pairs = [(one.deals[k], two.deals[k]) for k in range(done)]
-        if not finished and done < t.n_deals and len(one.deals) == len(two.deals) == done + 1:
+        if not finished and done < one.set_length and len(one.deals) == len(two.deals) == done + 1:
             pairs.append((one.deals[done], two.deals[done]))
-        t.tables = pairs or t.tables
+        if not pairs:  # nothing played yet: a fresh match
+            return cls(one.rules, seed=one.seed, deals=one.set_length, teams=teams)
+        t = cls.__new__(cls)  # the tables' deals, without dealing a first pair anew
+        t.rules, t.seed, t.n_deals, t.teams, t.tables = one.rules, one.seed, one.set_length, teams, pairs
         return t
 
     def _start_deal(self) -> None:

@@ -16,25 +16,24 @@ from .conftest import Server, drive
 BOTS = [[None, "heuristic", "random", "heuristic", "random", "heuristic"], ["random", None] + ["random"] * 4]
 
 
-def create(srv: Server, **body: Any) -> dict[str, Any]:
-    r = srv.client.post("/api/matches", json=body)
-    assert r.status_code == 201, r.text
-    data: dict[str, Any] = r.json()
-    return data
-
-
-def team_join(srv: Server, code: str, nickname: str, expect: int = 200, **body: Any) -> dict[str, Any]:
-    r = srv.client.post(f"/api/teams/{code}/join", json={"nickname": nickname, **body})
+def api(srv: Server, path: str, body: Any = None, expect: int = 200) -> dict[str, Any]:
+    """GET ``path`` (or POST ``body`` to it), expecting status ``expect``; the JSON answer."""
+    r = srv.client.get(path) if body is None else srv.client.post(path, json=body)
     assert r.status_code == expect, r.text
     data: dict[str, Any] = r.json()
     return data
 
 
+def create(srv: Server, **body: Any) -> dict[str, Any]:
+    return api(srv, "/api/matches", body, 201)
+
+
+def team_join(srv: Server, code: str, nickname: str, expect: int = 200, **body: Any) -> dict[str, Any]:
+    return api(srv, f"/api/teams/{code}/join", {"nickname": nickname, **body}, expect)
+
+
 def scorekeeper(srv: Server, code: str) -> dict[str, Any]:
-    r = srv.client.get(f"/api/matches/{code}")
-    assert r.status_code == 200, r.text
-    data: dict[str, Any] = r.json()
-    return data
+    return api(srv, f"/api/matches/{code}")
 
 
 def stored_match_records(srv: Server, code: str) -> list[dict[str, Any]]:
@@ -120,11 +119,12 @@ def test_creating_and_joining_a_match_refuses_bad_requests(make_server: Any) -> 
         assert srv.client.get("/api/matches/NOPE").status_code == 404
 
 
-def people(srv: Server) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any]]:
+def people(srv: Server) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], Any, Any]:
+    """A match of two deals with ann and bob seated; also its two tables (rooms)."""
     out = create(srv, teams=["East", "West"], deals=2, bots=BOTS)
     ann = team_join(srv, f"{out['code']}-1", "ann", table=0, seat=0)
     bob = team_join(srv, f"{out['code']}-1", "bob", table=1, seat=1)
-    return out, ann, bob
+    return out, ann, bob, srv.lobby().rooms[ann["code"]], srv.lobby().rooms[bob["code"]]
 
 
 def hands_of(srv: Server, code: str) -> list[list[str]]:
@@ -146,9 +146,8 @@ def check_hidden(frames: list[str], seat: int, hands: Callable[[], list[list[str
 
 def test_a_table_that_finishes_first_waits_for_the_other_and_nothing_of_it_leaks(make_server: Any) -> None:
     with make_server() as srv:
-        out, ann_seat, bob_seat = people(srv)
+        out, ann_seat, bob_seat, room1, room2 = people(srv)
         t1, t2 = ann_seat["code"], bob_seat["code"]
-        room1, room2 = srv.lobby().rooms[t1], srv.lobby().rooms[t2]
         with srv.connect(t1, ann_seat["token"]) as ann, srv.connect(t2, bob_seat["token"]) as bob:
             # ann plays deal 1 to its end while bob does nothing: table 2 stands still at bob's turn
             drive({0: ann}, lambda: len(room1.match.points) == 1)
@@ -187,7 +186,7 @@ def test_a_table_that_finishes_first_waits_for_the_other_and_nothing_of_it_leaks
 
 def test_nobody_watches_a_table_of_a_match_in_progress(make_server: Any) -> None:
     with make_server() as srv:
-        _, ann_seat, _ = people(srv)
+        _, ann_seat, *_ = people(srv)
         with srv.connect(ann_seat["code"], None, hello=False) as watcher:
             watcher.send({"type": "hello", "v": 1})
             err = watcher.error()
@@ -196,9 +195,8 @@ def test_nobody_watches_a_table_of_a_match_in_progress(make_server: Any) -> None
 
 def test_a_restart_mid_match_resumes_both_tables(make_server: Any) -> None:
     with make_server() as srv:
-        out, ann_seat, bob_seat = people(srv)
+        out, ann_seat, bob_seat, room1, room2 = people(srv)
         t1, t2 = ann_seat["code"], bob_seat["code"]
-        room1, room2 = srv.lobby().rooms[t1], srv.lobby().rooms[t2]
         with srv.connect(t1, ann_seat["token"]) as ann, srv.connect(t2, bob_seat["token"]) as bob:
             drive({0: ann}, lambda: len(room1.match.points) == 1)  # table 1 waits for table 2
             drive({1: bob}, lambda: room2.match.current.decisions > 6)
@@ -228,7 +226,7 @@ def test_a_restart_mid_match_resumes_both_tables(make_server: Any) -> None:
 
 def test_the_scorekeeper_view_has_both_tables(make_server: Any) -> None:
     with make_server() as srv:
-        out, _, _ = people(srv)
+        out, *_ = people(srv)
         view = scorekeeper(srv, out["code"])
         assert view["teams"] == ["East", "West"] and view["deals"] == 2 and view["preset"] == "tournament"
         assert [t["table"] for t in view["tables"]] == [0, 1]

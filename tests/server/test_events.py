@@ -11,27 +11,19 @@ from gouji.match import Tournament, load_record
 
 from ..helpers import wait_until
 from .conftest import Server
+from .test_duplicate import api
 
 
 def create_event(srv: Server, expect: int = 201, **body: Any) -> dict[str, Any]:
-    r = srv.client.post("/api/events", json=body)
-    assert r.status_code == expect, r.text
-    data: dict[str, Any] = r.json()
-    return data
+    return api(srv, "/api/events", body, expect)
 
 
 def event(srv: Server, code: str) -> dict[str, Any]:
-    r = srv.client.get(f"/api/events/{code}")
-    assert r.status_code == 200, r.text
-    data: dict[str, Any] = r.json()
-    return data
+    return api(srv, f"/api/events/{code}")
 
 
 def start(srv: Server, code: str, token: str, fixture: str, expect: int = 200) -> dict[str, Any]:
-    r = srv.client.post(f"/api/events/{code}/start", json={"owner_token": token, "fixture": fixture})
-    assert r.status_code == expect, r.text
-    data: dict[str, Any] = r.json()
-    return data
+    return api(srv, f"/api/events/{code}/start", {"owner_token": token, "fixture": fixture}, expect)
 
 
 def matches(view: dict[str, Any]) -> list[dict[str, Any]]:
