@@ -161,6 +161,9 @@ def test_a_table_that_finishes_first_waits_for_the_other_and_nothing_of_it_leaks
             assert ann.error()["code"] == "not_ready"
             assert room1.ready is not None and room1.deadline is None, "no ready timeout while the other plays"
             assert scorekeeper(srv, out["code"])["results"] == [], "the deal is not scored before both finish"
+            for code in (t1, t2):  # nor does either table's public answer score it
+                public = api(srv, f"/api/tables/{code}")
+                assert public["points"] == [] and public["totals"] == [0, 0] and public["deals_over"] == 0
             # bob finishes deal 1: the deal is scored at both tables, and table 1 plays on
             drive({1: bob}, lambda: len(room2.match.points) == 1)
             f = ann.until(lambda fr: fr["type"] == "state" and fr["table"]["ready"] is None)

@@ -131,9 +131,16 @@ class DuplicateRoom(Room):
         super()._reschedule()
 
     def public(self, config: bool = True) -> dict[str, Any]:
+        """The table as everyone may see it, with ``duplicate`` (:meth:`MatchHall.table_info`); its points
+        are those of the deals both tables have finished only: a deal this table finished first is not
+        scored in public while the other table plays the same cards."""
         out = super().public(config)
         if self.hall is not None:
             out["duplicate"] = self.hall.table_info(self.table_index)
+            points = out["points"][: self.hall.complete()]
+            out["points"] = points
+            out["deals_over"] = len(points)
+            out["totals"] = [sum(p[0] for p in points), sum(p[1] for p in points)]
         return out
 
     def attach(self, conn: Connection, seat: int | None, token_h: str | None) -> None:
