@@ -349,7 +349,7 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
     finally:
         if conn.room is not None:
             conn.room.detach(conn)
-        conn.finish()
+        conn.end()  # after the frames it was sent (a last error), once their change is stored
         try:
             await asyncio.wait_for(sender, 5)
         except (TimeoutError, asyncio.CancelledError):
