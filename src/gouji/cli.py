@@ -514,16 +514,27 @@ def serve(
 
     The timers are defaults: a table's creator may choose its own."""
     from .server.serve import run
+    from .server.storage import StorageError
 
-    run(host, port, database_url, turn_seconds=turn_seconds or None, bot_delay=bot_delay, ready_seconds=ready_seconds)
+    try:
+        run(
+            host,
+            port,
+            database_url,
+            turn_seconds=turn_seconds or None,
+            bot_delay=bot_delay,
+            ready_seconds=ready_seconds,
+        )
+    except StorageError as e:
+        raise click.ClickException(str(e)) from None
 
 
 def _register() -> None:
-    from .cli_match import register
-    from .cli_train import register as register_train
+    from . import cli_event, cli_match, cli_train
 
-    register(main)
-    register_train(main)
+    cli_match.register(main)
+    cli_event.register(main)
+    cli_train.register(main)
 
 
 _register()

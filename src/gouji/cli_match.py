@@ -193,6 +193,7 @@ def register(main: click.Group) -> None:
     @click.option("--seed", default=1, show_default=True, type=int)
     @click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path), help="store the record")
     @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
+    @click.option("--compare", is_flag=True, help="also show what each team did with the same cards")
     @RULE_OPTION
     def tournament(
         bots: str,
@@ -201,6 +202,7 @@ def register(main: click.Group) -> None:
         seed: int,
         record_path: Path | None,
         as_json: bool,
+        compare: bool,
         options: dict[str, Any],
     ) -> None:
         """A duplicate tournament match (比赛规则) between two bot teams: every deal at two tables with
@@ -219,9 +221,10 @@ def register(main: click.Group) -> None:
             write_record(record_path, t.record())
         rows = t.result_table()
         if as_json:
-            click.echo(
-                json.dumps({"teams": names, "deals": rows, "totals": t.totals, "match_points": t.match_points()})
-            )
+            out = {"teams": names, "deals": rows, "totals": t.totals, "match_points": t.match_points()}
+            if compare:
+                out["comparison"] = t.comparison()
+            click.echo(json.dumps(out))
             return
         console = Console()
         table = Table(
@@ -246,6 +249,10 @@ def register(main: click.Group) -> None:
         table.add_row("match points", "", "", str(mx), str(my))
         console.print(table)
         console.print("places read as team letter + seat: X0 is team X in seat 0")
+        if compare:
+            from .cli_event import comparison_table
+
+            console.print(comparison_table(t))
 
     @main.command()
     @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))

@@ -19,8 +19,9 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from .actions import Action
+from .actions import PASS, Action, Burn, parse_action
 from .deal import SEATS, Deal, IllegalAction, team
+from .plays import Play
 from .record_checks import RecordShapeError, check_record
 from .rule_bounds import check_value
 from .rules import RuleSet, resolve
@@ -29,6 +30,13 @@ from .tribute import Payment, owed
 
 RECORD_FORMAT = "gouji-record"
 RECORD_VERSION = 1
+"""The version of set records."""
+TOURNAMENT_RECORD_VERSION = 2
+"""The version of tournament records: 2 adds, for each table of each deal, the team in every seat and the
+hands as dealt, so the duplicate property can be checked from the record alone.  Version 1 records (without
+them) still load."""
+READABLE_VERSIONS = {"set": (1,), "tournament": (1, 2), "event": (1,)}
+"""The record versions this code reads, by kind (``event`` records are read by :mod:`gouji.event`)."""
 
 
 class RecordError(ValueError):
@@ -146,6 +154,40 @@ class Match:
         return match
 
 
+class TournamentTable(Match):
+    """One table of a duplicate match played on its own: deal ``k`` is dealt from ``f"{seed}/{k}"`` (the same
+    cards as :class:`Tournament` deals at both tables), seat 0 leads every deal, no tribute, and ``points``
+    are the small points (6..1) of seats 0, 2, 4 and of seats 1, 3, 5 at this table.
+
+    The server plays the two tables of a match as two of these (each may run a deal ahead of the other while
+    its players wait); :meth:`Tournament.from_tables` puts them together for scoring and the record."""
+
+    def __init__(self, rules: RuleSet | str | None, seed: int | str, deals: int, table: int) -> None:
+        if table not in (0, 1):
+            raise ValueError(f"a duplicate match has tables 0 and 1, not {table}")
+        self.table = table
+        super().__init__(rules, seed=seed, set_length=deals)
+
+    def _start_deal(self) -> None:
+        self.deals.append(Deal.new(self.rules, seed=self.deal_seed(len(self.deals)), leader=0))
+
+    def act(self, action: str | Action, seat: int | None = None) -> None:
+        """Act in the current deal; when it ends, score its small points and deal the next."""
+        deal = self.current
+        deal.act(action, seat=seat)
+        if deal.is_over:
+            pts = [0, 0]
+            for place, s in enumerate(deal.result()["places"]):
+                pts[s % 2] += TOURNAMENT_POINTS[place]
+            self.points.append((pts[0], pts[1]))
+            if len(self.deals) < self.set_length:
+                self._start_deal()
+
+    def record(self) -> dict[str, Any]:
+        """A table alone has no record of its own: its match's (:meth:`Tournament.from_tables`) holds it."""
+        raise RecordError("one table of a duplicate match is recorded with the match: Tournament.from_tables")
+
+
 class Tournament:
     """The duplicate match of 比赛规则: team X against team Y, two groups of three each, two tables.
 
@@ -175,6 +217,27 @@ class Tournament:
     def deal_seed(self, index: int) -> str:
         """The seed of deal ``index`` (0-based)."""
         return f"{self.seed}/{index}"
+
+    @classmethod
+    def from_tables(
+        cls, one: TournamentTable, two: TournamentTable, teams: tuple[str, str] = ("X", "Y"), finished: bool = False
+    ) -> Tournament:
+        """The match of two tables played on their own, with the deals both have finished (and, unless
+        ``finished``, the deal in progress when neither has finished it: then both are at the same deal).
+        The deals are shared with the tables, not copied: read the result, do not act on it."""
+        if (one.table, two.table) != (0, 1) or one.seed != two.seed or one.rules != two.rules:
+            raise ValueError("these are not the two tables of one match")
+        if one.set_length != two.set_length:
+            raise ValueError("the two tables do not play the same number of deals")
+        done = min(len(one.points), len(two.points))
+        pairs = [(one.deals[k], two.deals[k]) for k in range(done)]
+        if not finished and done < one.set_length and len(one.deals) == len(two.deals) == done + 1:
+            pairs.append((one.deals[done], two.deals[done]))
+        if not pairs:  # nothing played yet: a fresh match
+            return cls(one.rules, seed=one.seed, deals=one.set_length, teams=teams)
+        t = cls.__new__(cls)  # the tables' deals, without dealing a first pair anew
+        t.rules, t.seed, t.n_deals, t.teams, t.tables = one.rules, one.seed, one.set_length, teams, pairs
+        return t
 
     def _start_deal(self) -> None:
         seed = self.deal_seed(len(self.tables))
@@ -261,15 +324,12 @@ class Tournament:
             deals.append(
                 {
                     "seed": self.deal_seed(k),
-                    "tables": [
-                        {"actions": _actions(d), **({"places": d.result()["places"]} if d.is_over else {})}
-                        for d in pair
-                    ],
+                    "tables": [self._table_entry(t, d) for t, d in enumerate(pair)],
                 }
             )
         body = {
             "format": RECORD_FORMAT,
-            "version": RECORD_VERSION,
+            "version": TOURNAMENT_RECORD_VERSION,
             "kind": "tournament",
             "rules": self.rules.to_dict(),
             "seed": self.seed,
@@ -280,6 +340,50 @@ class Tournament:
             "match_points": list(self.match_points()) if self.is_over else None,
         }
         return _sign(body)
+
+    def seat_teams(self, table: int) -> list[str]:
+        """The team (by name) in each seat 0-5 at ``table`` (0 or 1)."""
+        return [self.teams[self.team_at(table, s)] for s in range(SEATS)]
+
+    def _table_entry(self, table: int, deal: Deal) -> dict[str, Any]:
+        entry: dict[str, Any] = {
+            "teams": self.seat_teams(table),
+            "hands": list(deal.events[0]["hands"]),
+            "actions": _actions(deal),
+        }
+        if deal.is_over:
+            entry["places"] = deal.result()["places"]
+        return entry
+
+    def comparison(self) -> list[dict[str, Any]]:
+        """The duplicate comparison (比较), deal by deal: what each team did with the same cards.
+
+        For every finished deal, one entry per hand (seat 0-5, the same cards at both tables) with, at each
+        table, the team that held it, its place (1 = 头科), small points, and how many plays, passes and
+        burns it made; and one entry per side of the deal (the hands of seats 0, 2, 4 and of seats 1, 3, 5)
+        with the small points each team scored holding that side, and team X's margin over team Y with it.
+        """
+        out = []
+        for k, pair in enumerate(self.tables):
+            if not all(d.is_over for d in pair):
+                continue
+            hands: list[dict[str, Any]] = []
+            for seat in range(SEATS):
+                hands.append(
+                    {
+                        "seat": seat,
+                        "tables": [_seat_summary(pair[t], seat, self.teams[self.team_at(t, seat)]) for t in (0, 1)],
+                    }
+                )
+            sides = []
+            for first in (0, 1):
+                seats = [first, first + 2, first + 4]
+                by_team = [0, 0]
+                for t in (0, 1):
+                    by_team[self.team_at(t, first)] = sum(hands[s]["tables"][t]["points"] for s in seats)
+                sides.append({"seats": seats, "points": by_team, "margin": by_team[0] - by_team[1]})
+            out.append({"deal": k + 1, "hands": hands, "sides": sides})
+        return out
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Tournament:
@@ -309,6 +413,7 @@ class Tournament:
                 def act(text: str, seat: int, table: int = table) -> None:
                     t.act(table, text, seat=seat)
 
+                _check_table(tables[table], t, table, k, body["version"])
                 _replay_actions(tables[table], k, act, deal)
                 _check_result(tables[table], deal, k)
         if list(t.totals) != body["totals"]:
@@ -319,6 +424,36 @@ class Tournament:
 
 
 # ---------------------------------------------------------------------------------------------- records
+
+
+def _seat_summary(deal: Deal, seat: int, team_name: str) -> dict[str, Any]:
+    """One seat's part of a finished deal: place (1-6), small points and what it did."""
+    place = deal.result()["places"].index(seat)
+    plays = passes = burns = 0
+    for e in deal.events:
+        if e["type"] == "act" and e["seat"] == seat:
+            action = parse_action(e["action"])
+            passes += action is PASS
+            plays += isinstance(action, Play)
+            burns += isinstance(action, Burn)
+    return {
+        "team": team_name,
+        "place": place + 1,
+        "points": TOURNAMENT_POINTS[place],
+        "plays": plays,
+        "passes": passes,
+        "burns": burns,
+    }
+
+
+def _check_table(entry: Mapping[str, Any], t: Tournament, table: int, index: int, version: int) -> None:
+    """A version 2 table entry names the team in each seat and the hands as dealt: both must be the match's."""
+    if version < 2:
+        return
+    if entry.get("teams") != t.seat_teams(table):
+        raise RecordError(f"deal {index + 1}, table {table + 1}: its seats' teams are not the match's")
+    if entry.get("hands") != list(t.tables[index][table].events[0]["hands"]):
+        raise RecordError(f"deal {index + 1}, table {table + 1}: its hands are not what the deal's seed gives")
 
 
 def _actions(deal: Deal) -> list[list[Any]]:
@@ -339,10 +474,12 @@ def _check(record: Mapping[str, Any], kind: str) -> dict[str, Any]:
         raise RecordError("a record is a JSON object")
     if record.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a gouji record (format {record.get('format')!r}, expected {RECORD_FORMAT!r})")
-    if record.get("version") != RECORD_VERSION:
-        raise RecordError(f"record version {record.get('version')!r} is not supported (this is {RECORD_VERSION})")
     if record.get("kind") != kind:
         raise RecordError(f"this is a {record.get('kind')!r} record, not a {kind!r} one")
+    versions = READABLE_VERSIONS[kind]
+    if record.get("version") not in versions:
+        readable = ", ".join(map(str, versions))
+        raise RecordError(f"{kind} record version {record.get('version')!r} is not supported (this reads {readable})")
     body = {k: v for k, v in record.items() if k != "checksum"}
     want = "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
     if record.get("checksum") != want:
@@ -395,7 +532,9 @@ def load_record(data: Mapping[str, Any] | str | bytes) -> Match | Tournament:
         return Match.from_record(data)
     if kind == "tournament":
         return Tournament.from_record(data)
+    if kind == "event":
+        raise RecordError("this is an event record: read it with gouji.event.Event.from_record")
     raise RecordError(f"unknown record kind {kind!r}: expected 'set' or 'tournament'")
 
 
-__all__ = ["SEATS", "Match", "RecordError", "Tournament", "load_record"]
+__all__ = ["SEATS", "Match", "RecordError", "Tournament", "TournamentTable", "load_record"]

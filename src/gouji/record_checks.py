@@ -173,6 +173,12 @@ SET_RECORD = Obj(
     }
 )
 
+TOURNAMENT_TABLE = Obj(
+    {"actions": ACTIONS},
+    {"places": PLACES, "teams": Row([Text()] * 6, "six team names"), "hands": Row([Text()] * 6, "six hands")},
+)
+"""A table of a tournament deal; version 2 adds the team in each seat and the hands as dealt."""
+
 TOURNAMENT_RECORD = Obj(
     {
         "rules": Rules(),
@@ -182,7 +188,7 @@ TOURNAMENT_RECORD = Obj(
             Obj(
                 {
                     "seed": SEED,
-                    "tables": Row([Obj({"actions": ACTIONS}, {"places": PLACES})] * 2, "two tables", whole=False),
+                    "tables": Row([TOURNAMENT_TABLE] * 2, "two tables", whole=False),
                 }
             ),
             MAX_DEALS,
@@ -194,10 +200,24 @@ TOURNAMENT_RECORD = Obj(
 )
 
 
+EVENT_RECORD = Obj(
+    {
+        "teams": ListOf(Text(), 16, min_len=2),
+        "rules": Rules(),
+        "seed": SEED,
+        "deals": Int(1, MAX_DEALS),
+        "matches": Obj({}),
+    }
+)
+"""An event of several teams (:mod:`gouji.event`): its matches are tournament records, checked as they load."""
+
+RECORDS = {"set": SET_RECORD, "tournament": TOURNAMENT_RECORD, "event": EVENT_RECORD}
+
+
 def check_record(body: Mapping[str, Any], kind: str) -> None:
-    """Check the fields of a record of ``kind`` ("set" or "tournament"); raises :class:`RecordShapeError`
-    naming the first bad field's path."""
-    (SET_RECORD if kind == "set" else TOURNAMENT_RECORD).check("", body)
+    """Check the fields of a record of ``kind`` ("set", "tournament" or "event"); raises
+    :class:`RecordShapeError` naming the first bad field's path."""
+    RECORDS.get(kind, TOURNAMENT_RECORD).check("", body)
 
 
 __all__ = ["RecordShapeError", "check_record"]

@@ -22,10 +22,16 @@ def test_presets_json_matches_the_engine() -> None:
 
 
 def _strings(lang: str) -> set[str]:
+    """The keys of a language: i18n.js's table, and those a page's module adds to it
+    (``Object.assign(STRINGS.zh, {...})``, as tourney.js does)."""
     text = _js()["i18n.js"]
     block = re.search(rf"^const {lang} = \{{\n(.*?)^\}};", text, re.S | re.M)
     assert block, f"no {lang} table in i18n.js"
-    return set(re.findall(r"^  (\w+):", block.group(1), re.M))
+    keys = set(re.findall(r"^  (\w+):", block.group(1), re.M))
+    for other in _js().values():
+        for added in re.findall(rf"^Object\.assign\(STRINGS\.{lang}, \{{\n(.*?)^\}}\);", other, re.S | re.M):
+            keys |= set(re.findall(r"^  (\w+):", added, re.M))
+    return keys
 
 
 def test_both_languages_have_every_string_the_pages_use() -> None:

@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from gouji.cli import main
-from gouji.server.rooms import CODE_ALPHABET, CODE_LENGTH
+from gouji.server.lobby import CODE_ALPHABET, CODE_LENGTH
 
 BOTS5 = [None, "random", "random", "random", "random", "random"]
 
@@ -49,6 +49,15 @@ def test_create_table_returns_code_link_and_owner_token(make_server: Any) -> Non
         ({"bots": ["random"]}, "bots"),
         ({"bots": [None, None, None, None, None, "nobody"]}, "no bot"),
         ({"seed": 7}, "unknown fields"),
+        # the absurd options of a hostile client: RuleSet refuses each, naming it (no hang, no table that never ends)
+        ({"options": {"decks": 1_000_000_000}}, "decks"),
+        ({"options": {"decks": 1000}}, "decks"),
+        ({"options": {"yaotou_limit": -1}}, "yaotou_limit"),
+        ({"options": {"scoring": "nope"}}, "scoring"),
+        ({"options": {"place_points": [1]}}, "place_points"),
+        ({"options": {"sweep_points": 10**30}}, "sweep_points"),
+        ({"options": {"no_three": "maybe"}}, "no_three"),
+        ({"options": {"set_length": 0}}, "set_length"),
         ({"nickname": ""}, "nickname"),
     ],
 )
@@ -147,9 +156,9 @@ def test_the_real_server_over_loopback(tmp_path: Any) -> None:
     import httpx
     from websockets.sync.client import connect
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    from ..helpers import free_port
+
+    port = free_port()
     cmd = [sys.executable, "-m", "gouji.server.serve", "--port", str(port), "--log-level", "warning"]
     cmd += ["--database-url", f"sqlite:///{tmp_path / 'real.db'}", "--turn-seconds", "0", "--bot-delay", "0"]
     server = subprocess.Popen(cmd)

@@ -15,6 +15,9 @@ HTTP (JSON in, JSON out; errors are ``{"error": message}`` with a 4xx status):
 - ``POST /api/tables/{code}/close`` — ``owner_token``: close the table.
 - ``GET /api/tables/{code}/games``, ``GET /api/players/{nickname}/games`` — stored records, listed.
 - ``GET /api/records/{id}`` — one record document (a set's records once its set is over).
+- ``POST /api/matches``, ``GET /api/matches/{code}``, ``POST /api/teams/{code}/join``, ``POST /api/events``,
+  ``GET /api/events/{code}``, ``POST /api/events/{code}/start`` — duplicate matches and events of several
+  teams (:mod:`.tournament_api`).
 - ``GET /t/{code}`` — the friends' link: redirects to the browser table's page for that table.
 - ``GET /`` — the browser table (static files in ``static/``); ``replay_api`` adds a deal's replay steps
   and the hint.
@@ -32,9 +35,10 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
+import orjson
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -44,52 +48,17 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol as P
+from .connection import Connection, SendText
+from .durability import Writer
+from .errors import RequestError
+from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_capped
+from .lobby import Lobby
 from .replay_api import STATIC_DIR, replay_routes
-from .rooms import Connection, Lobby, RequestError, SendText, token_hash
-from .storage import Store, Writer
+from .storage import open_store
+from .table import token_hash
+from .tournament_api import tournament_routes
 
 log = logging.getLogger("gouji.server")
-
-MAX_BODY_BYTES = 16 * 1024
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Per-connection limits of the WebSocket.
-
-    ``rate``/``burst``: a token bucket of messages per second; ``bad_rate``/``bad_burst``: a second bucket of
-    refused messages — a connection that empties it is closed (code 1008).  ``queue`` frames may wait to be
-    sent before a connection that does not read is dropped.  ``hello_seconds``: time to say hello.
-    """
-
-    rate: float = 20.0
-    burst: float = 40.0
-    bad_rate: float = 1.0
-    bad_burst: float = 20.0
-    queue: int = 512
-    hello_seconds: float = 10.0
-
-
-class TokenBucket:
-    """``rate`` tokens a second up to ``burst``; :meth:`take` spends one if there is one."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-    def refund(self) -> None:
-        """Give back the token of a message that turned out to be no burden."""
-        self.tokens = min(self.burst, self.tokens + 1)
 
 
 def create_app(
@@ -110,8 +79,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = Store(database_url)
-        await asyncio.to_thread(store.migrate)
+        store = await asyncio.to_thread(open_store, database_url)
         writer = Writer(store)
         lobby = Lobby(
             writer,
@@ -119,10 +87,12 @@ def create_app(
             default_bot_delay=bot_delay,
             max_tables=max_tables,
             default_ready=ready_seconds,
+            limits=lim,
         )
         restored = await lobby.restore()
         if restored:
             log.info("restored %d open tables", restored)
+        lobby.start()
         app.state.lobby = lobby
         app.state.store = store
         app.state.writer = writer
@@ -145,6 +115,7 @@ def create_app(
         Route("/api/tables/{code}/games", _handler(_table_games), methods=["GET"]),
         Route("/api/players/{nickname}/games", _handler(_player_games), methods=["GET"]),
         Route("/api/records/{record_id:int}", _handler(_record), methods=["GET"]),
+        *tournament_routes(_handler, _json_body),
         Route("/t/{code}", _link_page, methods=["GET"]),
         WebSocketRoute("/ws/tables/{code}", _websocket),
         Mount("/", app=StaticFiles(directory=STATIC_DIR, html=True), name="ui"),  # the browser table
@@ -187,21 +158,30 @@ def _handler(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
             result = await fn(request)
         except RequestError as e:
             return JSONResponse({"error": e.message}, status_code=e.status)
-        status = 201 if request.method == "POST" and fn is _create else 200
-        return JSONResponse(result, status_code=status)
+        except SQLAlchemyError as e:
+            log.error("%s %s: the database failed: %r", request.method, request.url.path, e)
+            return JSONResponse({"error": "the database is unavailable; try again"}, status_code=503)
+        status = 201 if request.method == "POST" and (fn is _create or getattr(fn, "creates", False)) else 200
+        return Response(_json_bytes(result), status_code=status, media_type="application/json")
 
     return endpoint
 
 
-async def _json_body(request: Request) -> Any:
-    size = request.headers.get("content-length")
-    if size is not None and (not size.isdigit() or int(size) > MAX_BODY_BYTES):
-        raise RequestError(413, f"a request body is at most {MAX_BODY_BYTES} bytes")
-    chunks = bytearray()
-    async for chunk in request.stream():
-        chunks += chunk
-        if len(chunks) > MAX_BODY_BYTES:
-            raise RequestError(413, f"a request body is at most {MAX_BODY_BYTES} bytes")
+def _json_bytes(result: Any) -> bytes:
+    """An answer as JSON: orjson, which writes a set's record (hundreds of KB) in about a millisecond, where
+    the standard library's encoder would hold the event loop for ten."""
+    try:
+        return orjson.dumps(result, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:  # pragma: no cover - an integer past 64 bits: the standard encoder writes it
+        return json.dumps(result, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+async def _json_body(request: Request, limit: int = MAX_BODY_BYTES) -> Any:
+    """The request's JSON body ({} when empty), read while it streams in: past ``limit`` bytes (or a larger
+    declared length) the rest is not read and the request is refused (413)."""
+    chunks = await read_capped(request, limit)
+    if chunks is None:
+        raise RequestError(413, f"a request body is at most {limit} bytes")
     if not chunks:
         return {}
     try:
@@ -210,23 +190,38 @@ async def _json_body(request: Request) -> Any:
         raise RequestError(400, "the request body is not JSON") from None
 
 
+def _client(request: Request) -> str:
+    """Who is asking, for the per-client limits: the peer's address."""
+    return request.client.host if request.client is not None else ""
+
+
+def _code(request: Request) -> str:
+    """The join code in the path, upper-cased; a code no table could have is a 404 at once."""
+    code = str(request.path_params["code"]).upper()
+    if not 1 <= len(code) <= MAX_CODE_CHARS or not code.isalnum() or not code.isascii():
+        raise RequestError(404, "no table with this code")
+    return code
+
+
 def _lobby(request: Request) -> Lobby:
     lobby: Lobby = request.app.state.lobby
     return lobby
 
 
 async def _create(request: Request) -> Any:
-    out = await _lobby(request).create(await _json_body(request))
+    out = await _lobby(request).create(await _json_body(request), _client(request))
     out["link"] = str(request.url_for("_link_page", code=out["code"]))
     return out
 
 
 async def _table(request: Request) -> Any:
-    code = request.path_params["code"].upper()
+    code = _code(request)
     lobby = _lobby(request)
     room = lobby.rooms.get(code)
     if room is not None:
-        return room.public()
+        table = room.public()
+        await lobby.writer.drain()  # the state it shows is stored before anyone sees it
+        return table
     info = await lobby.writer.call(lobby.writer.store.table_info, code)
     if info is None:
         raise RequestError(404, f"no table {code!r}")
@@ -235,20 +230,20 @@ async def _table(request: Request) -> Any:
 
 
 async def _join(request: Request) -> Any:
-    return await _lobby(request).join(request.path_params["code"], await _json_body(request))
+    return await _lobby(request).join(_code(request), await _json_body(request), _client(request))
 
 
 async def _leave(request: Request) -> Any:
-    return await _lobby(request).leave(request.path_params["code"], await _json_body(request))
+    return await _lobby(request).leave(_code(request), await _json_body(request), _client(request))
 
 
 async def _close(request: Request) -> Any:
-    return await _lobby(request).close(request.path_params["code"], await _json_body(request))
+    return await _lobby(request).close(_code(request), await _json_body(request))
 
 
 async def _table_games(request: Request) -> Any:
     lobby = _lobby(request)
-    code = request.path_params["code"].upper()
+    code = _code(request)
     games = await lobby.writer.call(lobby.writer.store.table_games, code)
     if games is None:
         raise RequestError(404, f"no table {code!r}")
@@ -258,13 +253,18 @@ async def _table_games(request: Request) -> Any:
 async def _player_games(request: Request) -> Any:
     lobby = _lobby(request)
     nickname = request.path_params["nickname"]
+    if len(nickname) > MAX_PATH_NICKNAME:
+        return {"nickname": nickname[:MAX_PATH_NICKNAME], "games": []}
     games = await lobby.writer.call(lobby.writer.store.player_games, nickname)
     return {"nickname": nickname, "games": games}
 
 
 async def _record(request: Request) -> Any:
     lobby = _lobby(request)
-    found = await lobby.writer.call(lobby.writer.store.record_with_status, request.path_params["record_id"])
+    record_id = request.path_params["record_id"]
+    if not 1 <= record_id <= MAX_RECORD_ID:
+        raise RequestError(404, "no such record")
+    found = await lobby.writer.call(lobby.writer.store.record_with_status, record_id)
     if found is None:
         raise RequestError(404, "no such record")
     body, status = found
@@ -331,6 +331,8 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
                 if not rate.take():
                     raise P.ProtocolError(P.RATE_LIMITED, "too many messages: slow down")
                 msg = P.parse_client(raw)
+                if msg.type == "hello" and not conn.ready and code not in lobby.rooms:
+                    raise await _no_room(lobby, code, msg.id)
                 _handle(lobby, code, conn, msg)
                 if msg.type == "act":
                     rate.refund()  # accepted actions are bounded by the game itself
@@ -347,11 +349,26 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
     finally:
         if conn.room is not None:
             conn.room.detach(conn)
-        conn.end()
+        conn.end()  # after the frames it was sent (a last error), once their change is stored
         try:
             await asyncio.wait_for(sender, 5)
         except (TimeoutError, asyncio.CancelledError):
             sender.cancel()
+
+
+async def _no_room(lobby: Lobby, code: str, ref: str | None) -> P.ProtocolError:
+    """Why a hello names no table in memory: a finished set (served from storage now), or no open table."""
+    info = None
+    if len(code) <= MAX_CODE_CHARS:
+        try:
+            info = await lobby.writer.call(lobby.writer.store.table_info, code)
+        except SQLAlchemyError:
+            info = None
+    if info is not None and info["status"] == "over":
+        return P.ProtocolError(
+            P.GAME_OVER, f"the set at table {code} is over: its games are at /api/tables/{code}/games", ref
+        )
+    return P.ProtocolError(P.NO_TABLE, f"no open table {code[:MAX_CODE_CHARS]!r}", ref)
 
 
 def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage) -> None:

@@ -5,7 +5,9 @@
   tribute, buying 3s and 4s), and step ``i`` the deal after decision ``i``.  Each step holds the public
   view (:meth:`gouji.Deal.view` with ``None``, without the log and the rule options), every seat's hand
   (``hands``: a finished deal is shown with its hands open) and the events since the step before.  The
-  record is read as ``GET /api/records/{id}`` serves it: a set still in progress answers 403.
+  record is read as ``GET /api/records/{id}`` serves it: a set still in progress answers 403.  For the
+  record of a duplicate match, ``?table=0`` or ``?table=1`` names the table (default 0), and the answer adds
+  ``match`` (the team in each seat, the deal's small points).
 - ``POST /api/tables/{code}/hint`` — body ``{"token": …}``: :func:`gouji.hint` for the seat the token
   holds, when that seat is to act: ``{"state", "seat", "action", "reason"}``; 403 for a token that holds no
   seat, 409 when it is not that seat's turn.
@@ -28,7 +30,9 @@ from starlette.routing import BaseRoute, Route
 
 from ..deal import Deal
 from ..hints import hint
-from ..match import Match, RecordError, load_record
+from ..match import RecordError, Tournament, load_record
+from ..scoring import TOURNAMENT_POINTS
+from .limits import MAX_RECORD_ID, read_capped
 from .storage import RecordRow, Store, TableRow
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -91,13 +95,15 @@ def deal_steps(events: list[dict[str, Any]]) -> list[dict[str, Any]]:
     return steps
 
 
-def _replay_deal(body: dict[str, Any], index: int) -> dict[str, Any]:
+def _replay_deal(body: dict[str, Any], index: int, table: int | None = None) -> dict[str, Any]:
     try:
         played = load_record(body)
     except RecordError as e:
         raise _Refusal(422, f"the record does not replay: {e}") from None
-    if not isinstance(played, Match):
-        raise _Refusal(400, "only set records have deals to step through here")
+    if isinstance(played, Tournament):
+        return _replay_match_deal(played, index, 0 if table is None else table)
+    if table is not None:
+        raise _Refusal(400, "a set record has one table: ask without ?table")
     if not 0 <= index < len(played.deals) or not played.deals[index].is_over:
         raise _Refusal(404, f"the record has no finished deal {index}")
     deal = played.deals[index]
@@ -114,10 +120,47 @@ def _replay_deal(body: dict[str, Any], index: int) -> dict[str, Any]:
     }
 
 
+def _replay_match_deal(played: Tournament, index: int, table: int) -> dict[str, Any]:
+    """Deal ``index`` of a duplicate match at ``table`` (0 or 1): its steps, with the team of each seat, the
+    small points of both sides at this table, and the match's small points so far."""
+    if table not in (0, 1):
+        raise _Refusal(400, "a match has tables 0 and 1")
+    if not 0 <= index < len(played.tables) or not all(d.is_over for d in played.tables[index]):
+        raise _Refusal(404, f"the record has no deal {index} finished at both tables")
+    deal = played.tables[index][table]
+    places = deal.result()["places"]
+    sides = [0, 0]
+    for place, seat in enumerate(places):
+        sides[seat % 2] += TOURNAMENT_POINTS[place]
+    return {
+        "deal": index,
+        "deals": len(played.small_points()),
+        "set_length": played.n_deals,
+        "rules": played.rules.name,
+        "rule_options": played.rules.to_dict(),
+        "places": places,
+        "points": sides,
+        "totals": list(played.totals),
+        "match": {
+            "table": table,
+            "teams": list(played.teams),
+            "seat_teams": played.seat_teams(table),
+            "small_points": list(played.small_points()[index]),
+        },
+        "steps": deal_steps(deal.events),
+    }
+
+
 async def _deal_endpoint(request: Request) -> Response:
     try:
         record_id = int(request.path_params["record_id"])
         index = int(request.path_params["deal"])
+        raw_table = request.query_params.get("table")
+        if raw_table is not None and raw_table not in ("0", "1"):
+            raise _Refusal(400, "table must be 0 or 1")
+        table = None if raw_table is None else int(raw_table)
+        if not 1 <= record_id <= MAX_RECORD_ID:
+            raise _Refusal(404, "no such record")
         lobby = request.app.state.lobby
         found = await lobby.writer.call(_load, lobby.writer.store, record_id)
         if found is None:
@@ -125,10 +168,12 @@ async def _deal_endpoint(request: Request) -> Response:
         body, status, players, code = found
         if status == "open":
             raise _Refusal(403, "the records of a set in progress are served once the set is over")
-        out = await asyncio.to_thread(_replay_deal, body, index)
+        out = await asyncio.to_thread(_replay_deal, body, index, table)
     except _Refusal as e:
         return JSONResponse({"error": e.message}, status_code=e.status)
     out["id"] = record_id
+    if "match" in out:  # who sat where at this table of the match
+        players = [p for p in players if isinstance(p, dict) and p.get("table") == out["match"]["table"]]
     out["players"] = players
     out["table"] = code
     body = json.dumps(out, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
@@ -143,8 +188,8 @@ async def _deal_endpoint(request: Request) -> Response:
 
 async def _hint_endpoint(request: Request) -> Response:
     try:
-        raw = await request.body()
-        if len(raw) > MAX_HINT_BODY:
+        raw = await read_capped(request, MAX_HINT_BODY)
+        if raw is None:
             raise _Refusal(413, f"a request body is at most {MAX_HINT_BODY} bytes")
         try:
             data = json.loads(raw or b"{}")
@@ -162,9 +207,11 @@ async def _hint_endpoint(request: Request) -> Response:
         if room.status != "playing" or room.ready is not None or room.match.to_act != seat:
             raise _Refusal(409, "it is not your turn")
         h = hint(room.match.current, seat)
+        state = room.state
     except _Refusal as e:
         return JSONResponse({"error": e.message}, status_code=e.status)
-    return JSONResponse({"state": room.state, "seat": seat, "action": h.text, "reason": h.reason})
+    await request.app.state.lobby.writer.drain()  # the state number it names is stored before it is shown
+    return JSONResponse({"state": state, "seat": seat, "action": h.text, "reason": h.reason})
 
 
 def replay_routes() -> list[BaseRoute]:

@@ -12,21 +12,18 @@ What is stored, all append-only but for a table's status:
   as the record documents of :mod:`gouji.match`, with the nicknames at the seats when it was stored;
 - ``record_players``: which nickname played which seat of which record, to list a player's games.
 
-:class:`Store` is synchronous; the server runs it on one worker thread (:class:`Writer`), so writes keep the
-order in which the game made them and the event loop never waits on the database.
+:class:`Store` is synchronous; the server runs it on one worker thread (:mod:`.durability`), so writes keep
+the order in which the game made them and the event loop never waits on the database.
 """
 
 from __future__ import annotations
 
-import asyncio
-import concurrent.futures
 import datetime as dt
 import json
-import logging
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     JSON,
@@ -41,10 +38,9 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, NoSuchModuleError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
-
-T = TypeVar("T")
 
 
 def _now() -> dt.datetime:
@@ -123,6 +119,88 @@ class StoredTable:
     owner_hash: str
     status: str
     events: list[dict[str, Any]]
+    last_change: dt.datetime | None = None
+    """When its last event (or, with none, the table) was stored."""
+    records: frozenset[tuple[str, int | None]] = frozenset()
+    """The ``(kind, deal index)`` of the records stored for it."""
+
+
+class EventOp(NamedTuple):
+    """A write of a commit: one event of a table."""
+
+    table_id: int
+    state: int
+    kind: str
+    seat: int | None
+    data: dict[str, Any]
+
+
+class RecordOp(NamedTuple):
+    """A write of a commit: a finished deal's or set's record, with who sat where."""
+
+    table_id: int
+    kind: str
+    deal_index: int | None
+    players: list[dict[str, Any]]
+    body: dict[str, Any]
+
+
+class StatusOp(NamedTuple):
+    """A write of a commit: a table's new status (``over``, ``closed``)."""
+
+    table_id: int
+    status: str
+
+
+Op = EventOp | RecordOp | StatusOp
+"""One write of a group commit (:meth:`Store.write_batch`)."""
+
+
+class StorageError(RuntimeError):
+    """The database cannot be used: the message says which (its password left out) and why."""
+
+
+def describe_url(url: str) -> str:
+    """A database URL as it may be shown: without its password."""
+    try:
+        return make_url(normalize_url(url)).render_as_string(hide_password=True)
+    except ArgumentError:
+        return repr(url)
+
+
+def open_store(url: str) -> Store:
+    """A :class:`Store` on ``url`` with its schema up to date; :class:`StorageError` if the URL is not a
+    database URL, its driver is missing, or the database cannot be reached or migrated."""
+    shown = describe_url(url)
+    try:
+        store = Store(url)
+    except NoSuchModuleError:
+        raise StorageError(
+            f"{shown} is not a database this server knows: use sqlite:///FILE or postgresql://USER@HOST/DB"
+        ) from None
+    except ArgumentError as e:
+        raise StorageError(
+            f"{shown} is not a database URL ({e}): use sqlite:///FILE or postgresql://USER@HOST/DB"
+        ) from None
+    except ImportError as e:
+        raise StorageError(f"the driver for {shown} is not installed: {e}") from None
+    try:
+        store.migrate()
+    except (OperationalError, InterfaceError) as e:
+        store.close()
+        reason = str(e.orig).strip().splitlines()[0] if e.orig is not None else str(e)
+        raise StorageError(f"cannot reach the database {shown}: {reason}") from None
+    except DBAPIError as e:
+        store.close()
+        raise StorageError(f"cannot set up the database {shown}: {str(e.orig).strip()}") from None
+    return store
+
+
+def _aware(at: dt.datetime | None) -> dt.datetime | None:
+    """A stored time in UTC (SQLite gives it back without its zone)."""
+    if at is None or at.tzinfo is not None:
+        return at
+    return at.replace(tzinfo=dt.UTC)
 
 
 def normalize_url(url: str) -> str:
@@ -133,8 +211,17 @@ def normalize_url(url: str) -> str:
     return url
 
 
+SQLITE_SYNCHRONOUS = "FULL"
+"""SQLite's ``synchronous`` setting: ``FULL`` syncs the write-ahead log to the disk at every commit, so a
+committed change survives a power cut as well as a killed process.  (``NORMAL`` syncs the log only at
+checkpoints: a commit survives a killed process but not a power cut, and the server's promise — a change is
+sent only once it is durably stored — would not hold.)"""
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL journaling and a busy timeout."""
+    """An engine for ``url``.  SQLite gets WAL journaling, :data:`SQLITE_SYNCHRONOUS` and a busy timeout;
+    PostgreSQL gets ``synchronous_commit = on`` whatever the server's default, so every commit is durable
+    (flushed to the server's disk) before it returns."""
     url = normalize_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
@@ -143,12 +230,22 @@ def make_engine(url: str) -> Engine:
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, pool_pre_ping=True)
+    if engine.dialect.name == "postgresql":
+
+        @event.listens_for(engine, "connect")
+        def _durable(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("SET synchronous_commit TO on")
+            cur.close()
+            dbapi_conn.commit()
+
+    return engine
 
 
 def migrate(engine: Engine) -> None:
@@ -205,8 +302,7 @@ class Store:
 
     def set_status(self, table_id: int, status: str) -> None:
         """Mark a table ``over`` or ``closed``."""
-        with self.sessions.begin() as s:
-            s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+        self.write_batch([StatusOp(table_id, status)])
 
     def table_info(self, code: str) -> dict[str, Any] | None:
         """A stored table's public data (for a table no longer in memory), or None."""
@@ -218,44 +314,67 @@ class Store:
 
     def open_tables(self) -> list[StoredTable]:
         """Every open table with its events in order, to restore after a restart."""
-        out = []
         with self.sessions() as s:
             rows = s.scalars(select(TableRow).where(TableRow.status == "open").order_by(TableRow.id)).all()
-            for row in rows:
-                evs = s.scalars(select(EventRow).where(EventRow.table_id == row.id).order_by(EventRow.state)).all()
-                out.append(
-                    StoredTable(
-                        id=row.id,
-                        code=row.code,
-                        config=row.config,
-                        owner_hash=row.owner_hash,
-                        status=row.status,
-                        events=[{"state": e.state, "kind": e.kind, "seat": e.seat, "data": e.data} for e in evs],
-                    )
-                )
-        return out
+            return [self._stored(s, row) for row in rows]
 
-    # ---------------------------------------------------------------------------------- events
+    def stored_table(self, code: str) -> StoredTable | None:
+        """One table of any status with its events in order (a finished table of a match still in progress)."""
+        with self.sessions() as s:
+            row = s.scalar(select(TableRow).where(TableRow.code == code))
+            return None if row is None else self._stored(s, row)
+
+    @staticmethod
+    def _stored(s: Session, row: TableRow) -> StoredTable:
+        evs = s.scalars(select(EventRow).where(EventRow.table_id == row.id).order_by(EventRow.state)).all()
+        kept = s.execute(select(RecordRow.kind, RecordRow.deal_index).where(RecordRow.table_id == row.id))
+        return StoredTable(
+            id=row.id,
+            code=row.code,
+            config=row.config,
+            owner_hash=row.owner_hash,
+            status=row.status,
+            events=[{"state": e.state, "kind": e.kind, "seat": e.seat, "data": e.data} for e in evs],
+            last_change=_aware(evs[-1].at if evs else row.created_at),
+            records=frozenset((k, i) for k, i in kept),
+        )
+
+    # ---------------------------------------------------------------------------------- writes
+
+    def write_batch(self, ops: Sequence[Op]) -> None:
+        """Store the writes of a group of commits in one transaction: events, records and statuses."""
+        if not ops:
+            return
+        events = [op for op in ops if isinstance(op, EventOp)]
+        with self.sessions.begin() as s:
+            if events:
+                self._insert_events(s.connection(), events)
+            for op in ops:
+                if isinstance(op, RecordOp):
+                    self._add_record(s, op)
+                elif isinstance(op, StatusOp):
+                    s.execute(update(TableRow).where(TableRow.id == op.table_id).values(status=op.status))
 
     def append_events(self, batch: Sequence[tuple[int, int, str, int | None, dict[str, Any]]]) -> None:
-        """Append ``(table_id, state, kind, seat, data)`` events in one transaction.
+        """Append ``(table_id, state, kind, seat, data)`` events in one transaction."""
+        self.write_batch([EventOp(*e) for e in batch])
+
+    def _insert_events(self, conn: Connection, batch: Sequence[EventOp]) -> None:
+        """Insert events (in the caller's transaction).
 
         The rows go in as multi-row ``INSERT … VALUES (…), (…)`` statements (prepared once per row count,
         the values put through the dialect's bind processors for the columns) rather than ``executemany``:
         SQLite's driver lets go of the interpreter lock for every row it steps, and on a busy server each row
         then waits for its turn to take the lock back — the writer fell tens of thousands of events behind
         under load (``benchmarks/bench_server.py`` reports how many are not yet written)."""
-        if not batch:
-            return
         at = self._bind_at(_now()) if self._bind_at is not None else _now()
         bind_data = self._bind_data
         params: list[Any] = []
         for t, n, k, seat, d in batch:
             params += (t, n, k, seat, bind_data(d), at)
-        with self.engine.begin() as conn:
-            for i in range(0, len(batch), EVENTS_PER_INSERT):
-                rows = min(EVENTS_PER_INSERT, len(batch) - i)
-                conn.exec_driver_sql(self._events_insert(rows), tuple(params[6 * i : 6 * (i + rows)]))
+        for i in range(0, len(batch), EVENTS_PER_INSERT):
+            rows = min(EVENTS_PER_INSERT, len(batch) - i)
+            conn.exec_driver_sql(self._events_insert(rows), tuple(params[6 * i : 6 * (i + rows)]))
 
     def _events_insert(self, rows: int) -> str:
         sql = self._event_sql.get(rows)
@@ -274,13 +393,16 @@ class Store:
     ) -> int:
         """Store a record with who sat where; returns its id."""
         with self.sessions.begin() as s:
-            row = RecordRow(table_id=table_id, kind=kind, deal_index=deal_index, players=players, body=body)
-            s.add(row)
-            s.flush()
-            for p in players:
-                if p.get("nickname"):
-                    s.add(RecordPlayerRow(record_id=row.id, nickname=p["nickname"], seat=p["seat"], bot=False))
-            return row.id
+            return self._add_record(s, RecordOp(table_id, kind, deal_index, players, body))
+
+    def _add_record(self, s: Session, op: RecordOp) -> int:
+        row = RecordRow(table_id=op.table_id, kind=op.kind, deal_index=op.deal_index, players=op.players, body=op.body)
+        s.add(row)
+        s.flush()
+        for p in op.players:
+            if p.get("nickname"):
+                s.add(RecordPlayerRow(record_id=row.id, nickname=p["nickname"], seat=p["seat"], bot=False))
+        return row.id
 
     def record(self, record_id: int) -> dict[str, Any] | None:
         """A stored record document, or None."""
@@ -331,70 +453,3 @@ class Store:
                 select(RecordRow).where(RecordRow.id.in_(ids)).order_by(RecordRow.id.desc()).limit(limit)
             ).all()
             return self._summaries(s, rows)
-
-
-class Writer:
-    """Runs the store's calls on one worker thread, in the order they were made.
-
-    :meth:`call` awaits a call's result; :meth:`post_event` queues an event and writes the events queued
-    together in one transaction, without the caller waiting.  Both go through the same single thread, so a
-    later :meth:`call` sees every event posted before it.
-    """
-
-    flush_seconds = 0.02
-    """At most this long passes between an event's commit and its write being queued to the thread."""
-
-    def __init__(self, store: Store) -> None:
-        self.store = store
-        self._pool = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="gouji-db")
-        self._pending: list[tuple[int, int, str, int | None, dict[str, Any]]] = []
-        self._flush_handle: asyncio.TimerHandle | None = None
-        self._last: concurrent.futures.Future[Any] | None = None
-        self.errors: list[BaseException] = []
-
-    async def call(self, fn: Callable[..., T], *args: Any) -> T:
-        """Run ``fn(*args)`` on the writer thread after everything queued before it; await the result."""
-        self._flush_now()
-        fut = self._pool.submit(fn, *args)
-        return await asyncio.wrap_future(fut)
-
-    def post_event(self, table_id: int, state: int, kind: str, seat: int | None, data: dict[str, Any]) -> None:
-        """Queue one event, to be written with the others queued within :attr:`flush_seconds` (or sooner, by
-        any other call) in one transaction: a busy server writes a few large transactions rather than many
-        small ones, each of which would hold the interpreter for its fixed cost."""
-        self._pending.append((table_id, state, kind, seat, data))
-        if self._flush_handle is None:
-            self._flush_handle = asyncio.get_running_loop().call_later(self.flush_seconds, self._flush_now)
-
-    def post(self, fn: Callable[..., Any], *args: Any) -> None:
-        """Run ``fn(*args)`` on the writer thread, in order, without waiting."""
-        self._flush_now()
-        self._track(self._pool.submit(fn, *args))
-
-    def _flush_now(self) -> None:
-        if self._flush_handle is not None:
-            self._flush_handle.cancel()
-            self._flush_handle = None
-        if self._pending:
-            batch, self._pending = self._pending, []
-            self._track(self._pool.submit(self.store.append_events, batch))
-
-    def _track(self, fut: concurrent.futures.Future[Any]) -> None:
-        self._last = fut
-        fut.add_done_callback(self._done)
-
-    def _done(self, fut: concurrent.futures.Future[Any]) -> None:
-        exc = fut.exception()
-        if exc is not None:
-            self.errors.append(exc)
-            logging.getLogger("gouji.server").error("a database write failed: %r", exc)
-
-    async def drain(self) -> None:
-        """Wait until everything queued so far is written."""
-        self._flush_now()
-        await asyncio.wrap_future(self._pool.submit(lambda: None))
-
-    def close(self) -> None:
-        """Write what is queued and stop the thread."""
-        self._flush_now()
-        self._pool.shutdown(wait=True)

@@ -1,11 +1,13 @@
 // The page's router: the lobby at /, a table at /?t=CODE (add &watch=1 to watch), a replay at
-// /?replay=ID&deal=N. Everything else is in the modules it loads.
+// /?replay=ID&deal=N (&table=T for a table of a duplicate match), a match's scorekeeper at /?match=CODE, an
+// event at /?event=CODE. Everything else is in the modules it loads.
 
 import { h, clear, storedSeat } from "./dom.js";
 import { t, getLang, setLang, applyI18n, onLangChange } from "./i18n.js";
 import { Lobby } from "./lobby.js";
 import { LiveTable } from "./table.js";
 import { ReplayView } from "./replay.js";
+import { ScorekeeperView, EventView } from "./tourney.js";
 
 const main = document.getElementById("view");
 let current = null;
@@ -23,13 +25,20 @@ function route() {
   const q = new URLSearchParams(location.search);
   const code = (q.get("t") || "").toUpperCase();
   const replay = q.get("replay");
-  document.body.dataset.view = replay ? "replay" : code ? "table" : "lobby";
+  const match = (q.get("match") || "").toUpperCase();
+  const event = (q.get("event") || "").toUpperCase();
+  document.body.dataset.view = replay ? "replay" : code ? "table" : match ? "match" : event ? "event" : "lobby";
   const exit = () => go("/");
   if (replay) {
     current = new ReplayView(main, Number(replay), Number(q.get("deal") || 0), {
       onExit: exit,
       step: Number(q.get("step") || 0),
+      table: q.get("table"),
     });
+  } else if (match) {
+    current = new ScorekeeperView(main, match, { go });
+  } else if (event) {
+    current = new EventView(main, event, { go });
   } else if (code) {
     const seat = storedSeat(code);
     if (seat && seat.token) current = new LiveTable(main, code, seat, { onExit: exit });

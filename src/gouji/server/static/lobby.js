@@ -4,6 +4,7 @@
 import { icon } from "./icons.js";
 import { h, clear, api, toast, storeSeat, storedSeat, lastNickname, rememberNickname } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
+import { tourneyPanels } from "./tourney.js";
 
 const OPTION_KEYS = ["bie_san", "revolution", "xuandian", "tribute", "big_joker_kill", "burn_needs_kaidian",
   "kaidian_needs_four", "buy_four"];
@@ -36,7 +37,8 @@ export class Lobby {
     clear(this.root).appendChild(
       h("section.lobby",
         h("div.hero", h("h1", t("hero_title")), h("p", t("hero_text"))),
-        h("div.lobby-grid", this.createForm(), h("div.lobby-col", this.joinForm(), this.mySeats(), this.replayForm()))),
+        h("div.lobby-grid", this.createForm(), h("div.lobby-col", this.joinForm(), this.mySeats(), this.replayForm())),
+        h("div.lobby-grid.lobby-tourney", tourneyPanels(this.go, data))),
     );
     if (this.joinCode) {
       const form = this.root.querySelector("#join-form");

@@ -5,11 +5,13 @@
 import { icon } from "./icons.js";
 import { h, clear, api } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
+import "./tourney.js"; // the strings of matches and events
 import { renderFelt, describeEvent, eventClass, trackLastActs, teamName, placeName, teamOf, miniHand } from "./render.js";
 
 export class ReplayView {
-  constructor(root, recordId, dealIndex, { onExit, step } = {}) {
+  constructor(root, recordId, dealIndex, { onExit, step, table } = {}) {
     this.root = root;
+    this.tableIndex = table === undefined || table === null ? null : Number(table); // a match's table (0 or 1)
     this.id = recordId;
     this.dealIndex = dealIndex;
     this.onExit = onExit || (() => {});
@@ -32,7 +34,8 @@ export class ReplayView {
 
   async load() {
     try {
-      this.data = await api(`/api/records/${this.id}/deals/${this.dealIndex}`);
+      const q = this.tableIndex === null ? "" : `?table=${this.tableIndex}`;
+      this.data = await api(`/api/records/${this.id}/deals/${this.dealIndex}${q}`);
     } catch (e) {
       clear(this.root).appendChild(
         h("section.replay-view", h("div.panel.error", e.message),
@@ -140,20 +143,31 @@ export class ReplayView {
     const log = h("ol.log", lines.map((l) => h("li." + l.cls + (l.step === this.i ? ".current" : ""), l.line)));
     const dealButtons = [];
     for (let k = 0; k < d.deals; k++) {
-      dealButtons.push(h("a.chip" + (k === this.dealIndex ? ".on" : ""), { href: `/?replay=${this.id}&deal=${k}` },
+      const tq = this.tableIndex === null ? "" : `&table=${this.tableIndex}`;
+      dealButtons.push(h("a.chip" + (k === this.dealIndex ? ".on" : ""), { href: `/?replay=${this.id}&deal=${k}${tq}` },
         t("deal_n", { n: k + 1 })));
     }
+    // a duplicate match: the same cards at the other table, held by the other team
+    const tableSwitch = d.match
+      ? h("div.replay-tables", [0, 1].map((tb) => h("a.chip" + (tb === d.match.table ? ".on" : ""),
+          { href: `/?replay=${this.id}&deal=${this.dealIndex}&table=${tb}`, dataset: { table: tb } },
+          t("dup_table_n", { n: tb + 1 }), " · ", d.match.seat_teams[0], " / ", d.match.seat_teams[1])))
+      : null;
     const perspective = h("select.perspective", {
       "aria-label": "bottom seat",
       onchange: (e) => { this.bottom = Number(e.target.value); this.render(); },
     }, [0, 1, 2, 3, 4, 5].map((s) => h("option", { value: String(s), selected: s === this.bottom }, `${t("seat_n", { n: s + 1 })} · ${this.name(s)}`)));
-    const pp = (d.rule_options && d.rule_options.place_points) || [4, 2, 0, 0, -2, -4];
+    const pp = d.match ? [6, 5, 4, 3, 2, 1]
+      : (d.rule_options && d.rule_options.place_points) || [4, 2, 0, 0, -2, -4];
     const result = this.i === n - 1
       ? h("div.replay-result", { id: "rp-result" },
           h("ol.places", d.places.map((s, i) => h("li.team" + teamOf(s), h("span.place.place" + i, placeName(i)),
             h("span.who", this.name(s)), h("span.pts", (pp[i] > 0 ? "+" : "") + pp[i])))),
-          h("p", t("points") + ": ", h("span.team-dot.team0"), `${teamName(0)} ${d.points[0]}`, " · ",
-            h("span.team-dot.team1"), `${teamName(1)} ${d.points[1]}`))
+          d.match
+            ? h("p", t("dup_small_points") + ": ", h("span.team-dot.team0"), `${d.match.seat_teams[0]} ${d.points[0]}`, " · ",
+              h("span.team-dot.team1"), `${d.match.seat_teams[1]} ${d.points[1]}`)
+            : h("p", t("points") + ": ", h("span.team-dot.team0"), `${teamName(0)} ${d.points[0]}`, " · ",
+              h("span.team-dot.team1"), `${teamName(1)} ${d.points[1]}`))
       : null;
     const root = h("section.replay-view",
       h("div.table-bar",
@@ -175,7 +189,7 @@ export class ReplayView {
             slider),
           h("div.step-text", { id: "rp-text" }, current.length ? current.join(" · ") : t("deal_start")),
           this.handsList(view)),
-        h("aside.side", result, h("div.tabs", h("span.tab.active", t("tab_log"))), log)),
+        h("aside.side", tableSwitch, result, h("div.tabs", h("span.tab.active", t("tab_log"))), log)),
     );
     clear(this.root).appendChild(root);
     const cur = log.querySelector(".current");

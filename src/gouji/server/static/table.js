@@ -12,6 +12,7 @@ import {
   renderFelt, describeEvent, eventClass, trackLastActs, seatName, teamName, placeName, cardsText, teamOf,
   SETUP_PHASES,
 } from "./render.js";
+import { duplicateBanner } from "./tourney.js";
 
 const KEY_RANKS = {
   Digit2: "2", Digit3: "3", Digit4: "4", Digit5: "5", Digit6: "6", Digit7: "7", Digit8: "8", Digit9: "9", Digit0: "T",
@@ -99,7 +100,9 @@ export class LiveTable {
   act(action) {
     if (!this.info || !this.frame || this.pending) return;
     const id = "a" + ++this.msgId;
-    if (this.send({ type: "act", action, state: this.frame.state, token: this.info.token, id })) {
+    // the intent names the decision it answers: seats taken or left, 托管 and ready marks do not make it stale
+    const decision = this.frame.turn.decision;
+    if (this.send({ type: "act", action, decision, token: this.info.token, id })) {
       this.pending = { id, state: this.frame.state, sel: this.sel.slice(), action };
       this.sel.fill(0);
       this.hint = null;
@@ -276,6 +279,20 @@ export class LiveTable {
     this.renderActions();
     this.renderSide();
     this.renderOverlay();
+    this.renderDuplicate();
+  }
+
+  /** A table of a duplicate match: which match and team, and while it waits for the other table, that. */
+  renderDuplicate() {
+    const dup = this.table && this.table.duplicate;
+    if (!this.dupEl) {
+      this.dupEl = h("div.dup-banner#dup-banner", { hidden: true });
+      this.banner.after(this.dupEl);
+    }
+    const text = duplicateBanner(dup);
+    this.dupEl.hidden = !text;
+    this.dupEl.textContent = text || "";
+    this.dupEl.classList.toggle("waiting", !!(dup && dup.waiting));
   }
 
   isMyTurn() {
@@ -727,7 +744,8 @@ export class LiveTable {
     clear(this.overlay);
     const s = this.summary;
     if (!s) return;
-    const pp = (this.rules && this.rules.place_points) || [4, 2, 0, 0, -2, -4];
+    const dup = this.table && this.table.duplicate;
+    const pp = dup ? [6, 5, 4, 3, 2, 1] : (this.rules && this.rules.place_points) || [4, 2, 0, 0, -2, -4];
     const placeRows = (s.places || []).map((seat, i) =>
       h("li.team" + teamOf(seat), h("span.place.place" + i, placeName(i)), h("span.who", this.name(seat)),
         h("span.pts", s.sweep === null || s.sweep === undefined ? (pp[i] > 0 ? "+" : "") + pp[i] : "")));
@@ -740,11 +758,14 @@ export class LiveTable {
       h("ol.places", placeRows),
       s.points ? h("p.deal-points", t("points") + ": ", h("span.team-dot.team0"), `${teamName(0)} ${s.points[0]}`, " · ",
         h("span.team-dot.team1"), `${teamName(1)} ${s.points[1]}`) : null,
-      !s.last ? h("div.tribute", h("h3", t("tribute_next")), tribute.length ? h("ul", tribute) : h("p.muted", t("no_tribute"))) : null,
+      !s.last && !dup ? h("div.tribute", h("h3", t("tribute_next")), tribute.length ? h("ul", tribute) : h("p.muted", t("no_tribute"))) : null,
       h("p.totals", t("totals") + ": ", h("span.team-dot.team0"), `${teamName(0)} ${tot[0]}`, " · ",
         h("span.team-dot.team1"), `${teamName(1)} ${tot[1]}`),
-      s.last ? h("p.winner", tot[0] === tot[1] ? t("draw") : t("winner", { team: teamName(tot[0] > tot[1] ? 0 : 1) })) : null,
-      s.last ? this.replayLinks() : null,
+      dup ? h("p.dup-wait#dup-wait", dup.waiting ? t("dup_waiting_other") : t("dup_other_done")) : null,
+      s.last && !dup ? h("p.winner", tot[0] === tot[1] ? t("draw") : t("winner", { team: teamName(tot[0] > tot[1] ? 0 : 1) })) : null,
+      s.last && dup && dup.match_points ? h("p.winner", t("dup_match_points") + `: ${dup.teams[0]} ${dup.match_points[0]} : ${dup.match_points[1]} ${dup.teams[1]}`) : null,
+      s.last && dup ? h("a.chip", { href: `/?match=${dup.match}`, id: "dup-scorekeeper-link" }, t("dup_scorekeeper")) : null,
+      s.last && !dup ? this.replayLinks() : null,
       !s.last ? this.readyPanel() : null,
       h("div.prompt-btns", this.continueButton(s)),
     );

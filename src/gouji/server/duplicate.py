@@ -1,0 +1,532 @@
+"""The duplicate match (比赛规则) on the server: two tables, the same cards, the teams swapped.
+
+A :class:`MatchHall` is a match between two teams of six.  Its two tables are ordinary tables of the server
+(:class:`DuplicateRoom`, a :class:`~.table.Room` whose set is a :class:`~gouji.match.TournamentTable`), each
+with its own join code, seats, tokens, timers and stored events: at table 1 the first group of team X sits
+in seats 0, 2, 4 (the rules' 1, 3, 5) and the first group of team Y in 1, 3, 5; at table 2 the second groups
+sit the other way round.  Deal ``k`` is dealt from the match's seed at both tables, so the cards of a seat
+are the same at both, held by the other team.
+
+**The wait (000: 如另一桌未完，则队员坐于原位置等待，不得交流).** A table that finishes a deal before the other
+pauses: its frames say ``table.duplicate.waiting`` and no timer runs, no bot acts and no ready timeout starts
+until the other table has finished the same deal; then the pause between two deals goes on as at any table
+(the seats say they are ready, or the ready timeout ends it).  The table page offers no chat at all.
+
+**What is hidden.** The other table plays the same cards, so nothing of it reaches a table while the deal is
+in play: a table's frames carry the results of a deal only once both tables have finished it, and nobody
+watches the tables of a match in progress (a spectator's hello is refused; the scorekeeper's view is the
+match's page).  The match's records are served once it is over.
+
+**Storage.** The match is a row of ``tables`` whose configuration has ``kind: "match"`` (its teams, its two
+tables' codes, its event), and each table a row with a ``duplicate`` entry in its configuration; after each
+deal finished at both tables the match's record (``kind`` ``match``) up to that deal is stored, and the whole
+match's record at its end.  A restart replays both tables from their events and joins them again
+(:func:`restore_halls`).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import logging
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from ..deal import SEATS
+from ..event import EventError, check_teams
+from ..match import Match, Tournament, TournamentTable
+from ..rules import RuleSet
+from . import protocol as P
+from .config import TableConfig, parse_table_request, valid_nickname
+from .connection import Connection
+from .durability import Writer
+from .errors import RequestError
+from .storage import Op, RecordOp, StatusOp, StoredTable
+from .table import Room, new_token, token_hash
+
+if TYPE_CHECKING:
+    from .events import EventHall
+    from .lobby import Lobby
+
+log = logging.getLogger("gouji.server")
+
+MATCH_KIND = "match"
+EVENT_KIND = "event"
+MAX_MATCH_DEALS = 20
+
+
+def is_hall_or_match_table(config: dict[str, Any]) -> bool:
+    """Whether a stored row is a match, an event or a table of a match (restored by :func:`restore_halls`)."""
+    return config.get("kind") in (MATCH_KIND, EVENT_KIND) or "duplicate" in config
+
+
+def team_at(table: int, seat: int) -> int:
+    """Which team (0 = X, 1 = Y) sits in ``seat`` at ``table`` (0 or 1)."""
+    return Tournament.team_at(table, seat)
+
+
+@dataclass(frozen=True)
+class DuplicateConfig(TableConfig):
+    """A table of a duplicate match: a table's configuration, which table of which match it is."""
+
+    table: int = 0
+    match: str = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        d = super().to_dict()
+        d["duplicate"] = {"table": self.table, "match": self.match}
+        return d
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> DuplicateConfig:
+        base = TableConfig.from_dict(d)
+        fields = {f.name: getattr(base, f.name) for f in dataclasses.fields(TableConfig)}
+        return cls(**fields, table=int(d["duplicate"]["table"]), match=str(d["duplicate"]["match"]))
+
+    def new_match(self) -> Match:
+        return TournamentTable(RuleSet.from_dict(self.rules), self.seed, self.set_length, self.table)
+
+
+class DuplicateRoom(Room):
+    """One table of a duplicate match: a table that waits for the other one after each deal."""
+
+    hall: MatchHall | None = None
+    expires_when_idle = False
+
+    @property
+    def table_index(self) -> int:
+        config = self.config
+        assert isinstance(config, DuplicateConfig)
+        return config.table
+
+    @staticmethod
+    def read_config(stored: dict[str, Any]) -> TableConfig:
+        return DuplicateConfig.from_dict(stored)
+
+    def partner(self) -> DuplicateRoom | None:
+        return None if self.hall is None else self.hall.tables[1 - self.table_index]
+
+    def ahead(self) -> bool:
+        """Whether this table has finished a deal that the other has not: it waits."""
+        other = self.partner()
+        return other is not None and len(other.match.points) < len(self.match.points)
+
+    def finished_records(self, deal_index: int) -> list[tuple[str, int | None, dict[str, Any]]]:
+        return []  # the match stores the match's records once both tables have played the deal
+
+    def commit(self, kind: str, seat: int | None = None, data: dict[str, Any] | None = None) -> None:
+        before = len(self.match.points)
+        super().commit(kind, seat, data)
+        if not self.replaying and self.hall is not None and len(self.match.points) > before:
+            self.hall.deal_finished(self.table_index)
+
+    def _maybe_resume(self) -> None:
+        if not self.ahead():
+            super()._maybe_resume()
+
+    def _reschedule(self) -> None:
+        if self.status == "playing" and self.ready is not None and self.ahead():
+            self.cancel_timer()  # no ready timeout while the other table plays the deal
+            return
+        super()._reschedule()
+
+    def public(self, config: bool = True) -> dict[str, Any]:
+        """The table as everyone may see it, with ``duplicate`` (:meth:`MatchHall.table_info`); its points
+        are those of the deals both tables have finished only: a deal this table finished first is not
+        scored in public while the other table plays the same cards."""
+        out = super().public(config)
+        if self.hall is not None:
+            out["duplicate"] = self.hall.table_info(self.table_index)
+            points = out["points"][: self.hall.complete()]
+            out["points"] = points
+            out["deals_over"] = len(points)
+            out["totals"] = [sum(p[0] for p in points), sum(p[1] for p in points)]
+        return out
+
+    def attach(self, conn: Connection, seat: int | None, token_h: str | None) -> None:
+        if seat is None and (self.hall is None or not self.hall.over):
+            raise P.ProtocolError(
+                P.SPECTATOR,
+                "the tables of a duplicate match cannot be watched while it is played (the same cards are in "
+                "play at the other table): the scorekeeper's page shows the results",
+            )
+        super().attach(conn, seat, token_h)
+
+
+class MatchHall:
+    """A duplicate match between two teams at two tables, and its scorekeeper's view (记分员)."""
+
+    def __init__(self, row_id: int, code: str, info: dict[str, Any], writer: Writer) -> None:
+        self.id = row_id
+        self.code = code
+        self.info = info
+        self.teams: tuple[str, str] = (info["teams"][0], info["teams"][1])
+        self.writer = writer
+        self.tables: list[DuplicateRoom] = []
+        self.over = False
+        """Whether the end of the match is stored (and may be shown)."""
+        self.finishing = False
+        self.event: EventHall | None = None
+        self.on_finished: Callable[[MatchHall], None] | None = None
+        """Called once the end of the match is stored and sent (the lobby lets its tables go later)."""
+
+    @property
+    def fixture(self) -> str | None:
+        key: str | None = self.info.get("fixture")
+        return key
+
+    def join_tables(self, tables: list[DuplicateRoom]) -> None:
+        self.tables = tables
+        for room in tables:
+            room.hall = self
+
+    def team_codes(self) -> list[str]:
+        """A join code per team: the match's code and the team's number."""
+        return [f"{self.code}-1", f"{self.code}-2"]
+
+    def seat_teams(self, table: int) -> list[str]:
+        return [self.teams[team_at(table, s)] for s in range(SEATS)]
+
+    def tournament(self) -> Tournament:
+        """The match so far: the deals finished at both tables (shared with the tables: read only)."""
+        one, two = (r.match for r in self.tables)
+        assert isinstance(one, TournamentTable) and isinstance(two, TournamentTable)
+        return Tournament.from_tables(one, two, self.teams, finished=True)
+
+    def complete(self) -> int:
+        """How many deals both tables have finished."""
+        return min(len(r.match.points) for r in self.tables)
+
+    def table_info(self, table: int) -> dict[str, Any]:
+        """``table.duplicate`` in a table's frames: which match, who sits where, whether the table waits for
+        the other, and the results of the deals both tables have finished (never the other table's deal in
+        play)."""
+        t = self.tournament()
+        return {
+            "match": self.code,
+            "table": table,
+            "teams": list(self.teams),
+            "seat_teams": self.seat_teams(table),
+            "waiting": self.tables[table].ahead(),
+            "deals": t.n_deals,
+            "complete": self.complete(),
+            "small_points": [list(p) for p in t.small_points()],
+            "totals": list(t.totals),
+            "match_points": list(t.match_points()) if self.over else None,
+        }
+
+    def deal_finished(self, table: int) -> None:
+        """Table ``table`` finished a deal: if the other has finished it too, the deal is scored at both —
+        its record is stored, and once it is, the table that waited plays on (or the match ends)."""
+        me, other = self.tables[table], self.tables[1 - table]
+        if len(other.match.points) < len(me.match.points):
+            return  # this table waits (its frames say so)
+        k = len(me.match.points) - 1
+        last = all(r.match.is_over for r in self.tables)
+        ops: list[Op] = [self._record_op(k)]
+        if last:
+            ops += self._finish_ops()
+        self.writer.commit(ops, lambda: self._scored(other, me, last))
+
+    def _scored(self, other: DuplicateRoom, me: DuplicateRoom, last: bool) -> None:
+        if last:
+            self.over = True  # stored: now it may be shown
+            for r in self.tables:
+                r.broadcast()
+            if self.on_finished is not None:
+                self.on_finished(self)
+            return
+        other.start_timers()  # its pause may end now: timers, bots and the ready timeout start
+        other.broadcast()
+        me.broadcast()
+
+    def players(self) -> list[dict[str, Any]]:
+        return [
+            {"table": r.table_index, "seat": s.index, "team": self.seat_teams(r.table_index)[s.index]}
+            | {"nickname": s.nickname, "bot": s.bot}
+            for r in self.tables
+            for s in r.seats
+        ]
+
+    def _record_op(self, deal_index: int | None) -> RecordOp:
+        return RecordOp(self.id, MATCH_KIND, deal_index, self.players(), self.tournament().record())
+
+    def _finish_ops(self) -> list[Op]:
+        """Both tables played every deal: the match's record, its status, and its result in the event."""
+        self.finishing = True
+        ops: list[Op] = [self._record_op(None)]
+        if self.event is not None and self.fixture is not None:
+            ops += self.event.match_over(self.fixture, self.tournament())
+        ops.append(StatusOp(self.id, "over"))
+        return ops
+
+    def finish_after_restart(self) -> None:
+        """The server stopped after both tables' last moves but before the match's end was stored."""
+        if not self.finishing:
+            self.writer.commit(self._finish_ops(), lambda: self._scored(self.tables[1], self.tables[0], True))
+
+    def public(self) -> dict[str, Any]:
+        """The scorekeeper's view: both tables, the places and small points of every deal both have finished,
+        the totals, and once the match is over its result and match points (3/1/0)."""
+        t = self.tournament()
+        tables = []
+        for r in self.tables:
+            teams = self.seat_teams(r.table_index)
+            tables.append(
+                {
+                    "table": r.table_index,
+                    "code": r.code,
+                    "status": r.status,
+                    "deals_finished": len(r.match.points),
+                    "waiting": r.ahead(),
+                    "seats": [{**s.public(), "team": teams[s.index]} for s in r.seats],
+                }
+            )
+        return {
+            "code": self.code,
+            "kind": MATCH_KIND,
+            "team_codes": self.team_codes(),
+            "preset": self.info.get("preset"),
+            "status": "over" if self.over else "playing",
+            "event": self.info.get("event"),
+            "fixture": self.fixture,
+            "tables": tables,
+            **scoresheet(t, self.over),
+        }
+
+
+def scoresheet(t: Tournament, over: bool) -> dict[str, Any]:
+    """The scorekeeper's sheet of a match: the places at both tables and the small points of every deal both
+    have finished, the totals, the match points once it is over, and the duplicate comparison."""
+    rows = t.result_table()
+    for row, pair in zip(rows, t.tables, strict=False):
+        seat_teams = [[t.teams[t.team_at(i, s)] for s in range(SEATS)] for i in (0, 1)]
+        row["places"] = [[{"seat": s, "team": seat_teams[i][s]} for s in pair[i].result()["places"]] for i in (0, 1)]
+        del row["tables"]
+    return {
+        "teams": list(t.teams),
+        "deals": t.n_deals,
+        "results": rows,
+        "totals": list(t.totals),
+        "match_points": list(t.match_points()) if over else None,
+        "comparison": t.comparison(),
+    }
+
+
+async def match_view(lobby: Lobby, code: str) -> dict[str, Any]:
+    """``GET /api/matches/{code}``: a match in memory, or a finished one from its stored record."""
+    hall = lobby.matches.get(code.upper())
+    if hall is not None:
+        return hall.public()
+    store = lobby.writer.store
+    info = await lobby.writer.call(store.table_info, code.upper())
+    if info is None or info["config"].get("kind") != MATCH_KIND or info["status"] != "over":
+        raise RequestError(404, f"no match {code!r}")
+    games = await lobby.writer.call(store.table_games, info["code"])
+    final = [g for g in games or [] if g["kind"] == MATCH_KIND and g["deal"] is None]
+    body = await lobby.writer.call(store.record, final[-1]["id"]) if final else None
+    if body is None:
+        raise RequestError(404, f"match {code!r} has no stored record")
+    played = Tournament.from_record(body)
+    config = info["config"]
+    return {
+        "code": info["code"],
+        "kind": MATCH_KIND,
+        "preset": config.get("preset"),
+        "status": "over",
+        "event": config.get("event"),
+        "fixture": config.get("fixture"),
+        "tables": [{"table": i, "code": c} for i, c in enumerate(config.get("tables", []))],
+        **scoresheet(played, True),
+    }
+
+
+# ------------------------------------------------------------------------------------------ creating one
+
+
+def _seat_bots(data: dict[str, Any], teams: list[str]) -> list[list[str | None]]:
+    """The bots of both tables, seat by seat: ``bots`` is two lists of six (table 1, table 2), or an object
+    team name → bot name (the bot stands in for the whole team)."""
+    bots = data.get("bots")
+    if bots is None:
+        return [[None] * SEATS, [None] * SEATS]
+    if isinstance(bots, dict):
+        for name in bots:
+            if name not in teams:
+                raise RequestError(400, f"bots: no team {name!r} in this match")
+        return [[bots.get(teams[team_at(t, s)]) for s in range(SEATS)] for t in (0, 1)]
+    if not (isinstance(bots, list) and len(bots) == 2 and all(isinstance(b, list) and len(b) == SEATS for b in bots)):
+        raise RequestError(400, "bots must be two lists of six (table 1, table 2) or an object team → bot")
+    return [list(bots[0]), list(bots[1])]
+
+
+def parse_match_request(
+    data: Any, default_turn: float | None, default_bot_delay: float, default_ready: float | None
+) -> tuple[list[str], list[TableConfig]]:
+    """Validate ``POST /api/matches``: the two teams and the configuration of each table (one seed)."""
+    if not isinstance(data, dict):
+        raise RequestError(400, "the request body is a JSON object")
+    table_fields = {"preset", "options", "turn_seconds", "ready_seconds", "bot_delay", "card_counter"}
+    unknown = set(data) - table_fields - {"teams", "deals", "bots"}
+    if unknown:
+        raise RequestError(400, f"unknown fields: {', '.join(sorted(unknown))}")
+    names = data.get("teams", ["X", "Y"])
+    if not isinstance(names, list) or len(names) != 2:
+        raise RequestError(400, "teams: a match is between two teams (a list of two names)")
+    try:
+        teams = check_teams(names)
+    except EventError as e:
+        raise RequestError(400, str(e)) from None
+    deals = data.get("deals", 4)
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_MATCH_DEALS:
+        raise RequestError(400, f"deals must be an integer from 1 to {MAX_MATCH_DEALS}")
+    bots = _seat_bots(data, teams)
+    base = {k: v for k, v in data.items() if k in table_fields}
+    base.setdefault("preset", "tournament")
+    configs = []
+    for t in (0, 1):
+        request = {**base, "set_length": deals, "bots": bots[t]}
+        configs.append(parse_table_request(request, default_turn, default_bot_delay, default_ready))
+    seed = configs[0].seed  # both tables deal the same cards
+    return teams, [dataclasses.replace(c, seed=seed) for c in configs]
+
+
+async def create_match(
+    lobby: Lobby, data: Any, event: EventHall | None = None, fixture: str | None = None, client: str | None = None
+) -> tuple[MatchHall, dict[str, Any]]:
+    """``POST /api/matches``: a new match with its two tables; answers its code, the organiser's secret
+    token, a join code per team and per table.  ``client`` (the address asking) is limited in how fast it
+    creates, as for tables (an event's matches, started by its organiser, are not)."""
+    teams, configs = parse_match_request(data, lobby.default_turn, lobby.default_bot_delay, lobby.default_ready)
+    if client is not None and not lobby.creates.take(client):
+        raise RequestError(429, "too many tables created: wait a little before creating another")
+    if len(lobby.rooms) + 2 > lobby.max_tables:
+        raise RequestError(503, "the server has as many tables as it can hold")
+    codes: list[str] = []
+    while len(codes) < 3:
+        code = await lobby._new_code()
+        if code not in codes:
+            codes.append(code)
+    code, table_codes = codes[0], codes[1:]
+    owner = new_token()
+    info = {
+        "kind": MATCH_KIND,
+        "teams": teams,
+        "tables": table_codes,
+        "deals": configs[0].set_length,
+        "preset": configs[0].preset,
+        "event": None if event is None else event.code,
+        "fixture": fixture,
+    }
+    store = lobby.writer.store
+    hall_id = await lobby.writer.call(store.create_table, code, info, token_hash(owner))
+    hall = MatchHall(hall_id, code, info, lobby.writer)
+    rooms = []
+    for t, tcode in enumerate(table_codes):
+        config = DuplicateConfig(**{f.name: getattr(configs[t], f.name) for f in dataclasses.fields(TableConfig)})
+        config = dataclasses.replace(config, table=t, match=code)
+        nobody = token_hash(new_token())  # a table of a match is not closed on its own
+        table_id = await lobby.writer.call(store.create_table, tcode, config.to_dict(), nobody)
+        rooms.append(DuplicateRoom(table_id, tcode, config, nobody, lobby.writer, lobby.limits))
+    hall.join_tables(rooms)
+    hall.event = event
+    hall.on_finished = lobby.match_finished
+    lobby.matches[code] = hall
+    for room in rooms:
+        lobby.rooms[room.code] = room
+    for room in rooms:
+        if not any(s.bot is None for s in room.seats):
+            room.commit("start")
+    await lobby.writer.drain()
+    return hall, {"code": code, "owner_token": owner, **_codes(hall), "match": hall.public()}
+
+
+def _codes(hall: MatchHall) -> dict[str, Any]:
+    return {
+        "team_codes": [{"team": name, "code": c} for name, c in zip(hall.teams, hall.team_codes(), strict=True)],
+        "table_codes": [{"table": r.table_index, "code": r.code} for r in hall.tables],
+    }
+
+
+def match_of(lobby: Lobby, code: str) -> MatchHall:
+    hall: MatchHall | None = lobby.matches.get(code.upper())
+    if hall is None:
+        raise RequestError(404, f"no match {code!r}")
+    return hall
+
+
+async def join_team(lobby: Lobby, team_code: str, data: Any, client: str = "") -> dict[str, Any]:
+    """``POST /api/teams/{code}/join``: take a free seat of the team (at either table, or the ``table`` and
+    ``seat`` asked for); answers the table's code, the seat and its secret token."""
+    match_code, _, number = team_code.upper().rpartition("-")
+    hall = match_of(lobby, match_code) if number in ("1", "2") else None
+    if hall is None:
+        raise RequestError(404, f"no team code {team_code!r}")
+    team = int(number) - 1
+    if not isinstance(data, dict):
+        raise RequestError(400, "the request body is a JSON object")
+    nickname = valid_nickname(data.get("nickname"))
+    want_table, want_seat = data.get("table"), data.get("seat")
+    for name, value, hi in (("table", want_table, 1), ("seat", want_seat, SEATS - 1)):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= hi):
+            raise RequestError(400, f"{name} must be 0-{hi}")
+    free = [
+        (r, s.index)
+        for r in hall.tables
+        for s in r.seats
+        if team_at(r.table_index, s.index) == team and s.bot is None and s.nickname is None
+    ]
+    chosen = [(r, s) for r, s in free if want_table in (None, r.table_index) and want_seat in (None, s)]
+    if want_seat is not None and want_table is not None and team_at(want_table, want_seat) != team:
+        raise RequestError(409, f"seat {want_seat} of table {want_table + 1} is not team {hall.teams[team]}'s")
+    if not chosen:
+        raise RequestError(409, f"no free seat of team {hall.teams[team]}" + (" there" if free else ""))
+    room, seat = chosen[0]
+    out = await lobby.join(room.code, {"nickname": nickname, "seat": seat}, client)
+    return {**out, "table": room.table_index, "team": hall.teams[team], "match": hall.code}
+
+
+# ------------------------------------------------------------------------------------------ after a restart
+
+
+async def restore_halls(lobby: Lobby, stored: list[StoredTable]) -> None:
+    """Restore the events and matches among ``stored`` (open rows), each match with both its tables (a table
+    that finished already is read from the store too), and join them again."""
+    from .events import EventHall
+
+    by_code = {st.code: st for st in stored}
+    events: dict[str, EventHall] = {}
+    for st in stored:
+        if st.config.get("kind") == EVENT_KIND:
+            try:
+                events[st.code] = EventHall.replay(st, lobby.writer)
+            except (KeyError, TypeError, ValueError):
+                log.exception("event %s cannot be restored", st.code)
+    lobby.events.update(events)
+    for st in stored:
+        if st.config.get("kind") != MATCH_KIND:
+            continue
+        try:
+            rooms = []
+            for tcode in st.config["tables"]:
+                tst = by_code.get(tcode) or await lobby.writer.call(lobby.writer.store.stored_table, tcode)
+                if tst is None:
+                    raise ValueError(f"table {tcode} of match {st.code} is not stored")
+                room = DuplicateRoom.replay(tst, lobby.writer, lobby.limits)
+                assert isinstance(room, DuplicateRoom)
+                rooms.append(room)
+        except (ValueError, KeyError, TypeError):
+            log.exception("match %s cannot be restored", st.code)
+            continue
+        hall = MatchHall(st.id, st.code, st.config, lobby.writer)
+        hall.join_tables(rooms)
+        event_code = st.config.get("event")
+        hall.event = events.get(event_code) if event_code else None
+        lobby.matches[hall.code] = hall
+        for room in rooms:
+            lobby.rooms[room.code] = room
+        for room in rooms:
+            room.start_timers()
+        hall.on_finished = lobby.match_finished
+        if all(r.match.is_over for r in rooms):
+            hall.finish_after_restart()

@@ -1,0 +1,245 @@
+"""Events of several teams on the server: the round robin of :mod:`gouji.event`, its matches and standings.
+
+An :class:`EventHall` holds a :class:`gouji.event.Event` (the schedule and the standings: the same code as
+``gouji event`` on the command line).  Its organiser starts the matches one by one: a match between two
+teams of people (or people and a team of bots standing in) is a duplicate match at two tables
+(:func:`.duplicate.create_match`), whose result enters the standings when it ends; a match between two teams
+of bots is played at once by the engine (:meth:`gouji.event.Event.play_fixture`) and stored like the others.
+
+Stored as a row of ``tables`` with ``kind: "event"`` in its configuration and an event log of its own:
+``start`` (a match began: its fixture and code) and ``result`` (its small points); a restart replays them.
+The row stays open when the event is over, so that its page is there after a restart.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import random
+import secrets
+from typing import TYPE_CHECKING, Any
+
+from ..bots import BOTS, make_bot
+from ..event import Event, EventError, Fixture, MatchResult, check_teams
+from ..match import Tournament
+from ..rules import RuleSet
+from .config import parse_table_request
+from .durability import Writer
+from .errors import RequestError
+from .storage import EventOp, Op, RecordOp, StatusOp, StoredTable
+from .table import new_token, token_hash
+
+if TYPE_CHECKING:
+    from .lobby import Lobby
+
+EVENT_KIND = "event"
+TABLE_FIELDS = ("preset", "options", "turn_seconds", "ready_seconds", "bot_delay", "card_counter")
+
+
+class EventHall:
+    """A round-robin event on the server: its schedule, the matches started, their results, the standings."""
+
+    def __init__(self, row_id: int, code: str, info: dict[str, Any], owner_hash: str, writer: Writer) -> None:
+        self.id = row_id
+        self.code = code
+        self.info = info
+        self.owner_hash = owner_hash
+        self.writer = writer
+        self.event = Event(info["teams"], RuleSet.from_dict(info["rules"]), seed=info["seed"], deals=info["deals"])
+        self.bots: dict[str, str | None] = dict(info["bots"])
+        self.matches: dict[str, str] = {}
+        """Fixture key → the code of its match."""
+        self.state = 0
+        self._lock = asyncio.Lock()
+
+    # ------------------------------------------------------------------ changes
+
+    def change(self, kind: str, data: dict[str, Any]) -> EventOp:
+        """Apply one change; returns its write (an event of the event's row)."""
+        fixture = self.event.fixture(data["fixture"])
+        if kind == "start":
+            self.matches[fixture.key] = data["match"]
+        elif kind == "result":
+            self.event.enter_result(fixture, MatchResult(int(data["x"]), int(data["y"])))
+        else:  # pragma: no cover - written by this class only
+            raise ValueError(f"unknown event change {kind!r}")
+        self.state += 1
+        return EventOp(self.id, self.state, kind, None, data)
+
+    async def commit(self, kind: str, data: dict[str, Any]) -> None:
+        """Apply one change and wait until it is stored."""
+        op = self.change(kind, data)
+        await self.writer.call(self.writer.store.write_batch, [op])
+
+    def match_over(self, key: str, match: Tournament) -> list[Op]:
+        """A match of the event ended: its small points enter the standings (once); the write goes with
+        the match's end, in its transaction."""
+        if key in self.event.results:
+            return []
+        x, y = match.totals
+        return [self.change("result", {"fixture": key, "x": x, "y": y})]
+
+    @classmethod
+    def replay(cls, stored: StoredTable, writer: Writer) -> EventHall:
+        hall = cls(stored.id, stored.code, stored.config, stored.owner_hash, writer)
+        for ev in stored.events:
+            hall.change(ev["kind"], ev["data"])
+            hall.state = ev["state"]
+        return hall
+
+    # ------------------------------------------------------------------ the organiser's operations
+
+    def check_owner(self, data: Any) -> None:
+        token = data.get("owner_token") if isinstance(data, dict) else None
+        if not isinstance(token, str) or not hmac.compare_digest(token_hash(token), self.owner_hash):
+            raise RequestError(403, "only the event's organiser can start its matches")
+
+    async def start(self, lobby: Lobby, data: Any) -> dict[str, Any]:
+        """``POST /api/events/{code}/start`` with ``owner_token`` and ``fixture``: start that match.  Two
+        teams of bots play it at once; otherwise its two tables open, with bots in the seats of a team that
+        has them, and the answer carries the join codes (per team and per table)."""
+        self.check_owner(data)
+        try:
+            fixture = self.event.fixture(str(data.get("fixture")))
+        except EventError as e:
+            raise RequestError(404, str(e)) from None
+        async with self._lock:
+            if fixture.key in self.matches:
+                raise RequestError(409, f"match {fixture.key} has been started already")
+            if self.bots.get(fixture.x) and self.bots.get(fixture.y):
+                return await self._play_bots(lobby, fixture)
+            from .duplicate import create_match
+
+            request = {k: self.info["table"][k] for k in TABLE_FIELDS if k in self.info["table"]}
+            request |= {"teams": [fixture.x, fixture.y], "deals": self.event.deals}
+            request["bots"] = {t: b for t in (fixture.x, fixture.y) if (b := self.bots.get(t))}
+            hall, out = await create_match(lobby, request, event=self, fixture=fixture.key)
+            await self.commit("start", {"fixture": fixture.key, "match": hall.code})
+            del out["owner_token"]  # the match's organiser is the event's
+            return {"fixture": fixture.key, **out}
+
+    async def _play_bots(self, lobby: Lobby, fixture: Fixture) -> dict[str, Any]:
+        """A match of two bot teams, played by the engine as ``gouji event`` plays it, and stored."""
+        bots = {t: make_bot(b) for t in (fixture.x, fixture.y) if (b := self.bots.get(t))}
+        rng = random.Random(secrets.randbits(64))
+        match = await asyncio.to_thread(self.event.play_fixture, fixture, bots, rng, False)
+        code = await lobby._new_code()
+        info = {
+            "kind": "match",
+            "teams": [fixture.x, fixture.y],
+            "tables": [],
+            "deals": self.event.deals,
+            "preset": self.info["table"].get("preset"),
+            "event": self.code,
+            "fixture": fixture.key,
+            "played_by": "bots",
+        }
+        store = lobby.writer.store
+        row = await lobby.writer.call(store.create_table, code, info, token_hash(new_token()))
+        players = [
+            {"table": t, "seat": s, "team": team, "nickname": None, "bot": self.bots[team]}
+            for t in (0, 1)
+            for s, team in enumerate(match.seat_teams(t))
+        ]
+        x, y = match.totals
+        ops: list[Op] = [
+            RecordOp(row, "match", None, players, match.record()),
+            StatusOp(row, "over"),
+            self.change("start", {"fixture": fixture.key, "match": code}),
+            self.change("result", {"fixture": fixture.key, "x": x, "y": y}),
+        ]
+        await lobby.writer.call(store.write_batch, ops)  # the match and its result, in one transaction
+        return {"fixture": fixture.key, "code": code, "played_by": "bots", "small_points": [x, y]}
+
+    # ------------------------------------------------------------------ what everyone sees
+
+    def public(self, lobby: Lobby) -> dict[str, Any]:
+        """The event page: the teams (and which bots stand in), the schedule round by round with each match's
+        code, status and result, and the standings."""
+        summary = self.event.summary()
+        for r in summary["rounds"]:
+            for m in r["matches"]:
+                code = self.matches.get(m["key"])
+                m["match"] = code
+                if m["small_points"] is not None:
+                    m["status"] = "over"
+                elif code is None:
+                    m["status"] = "not started"
+                else:
+                    hall = lobby.matches.get(code)
+                    m["status"] = "playing"
+                    if hall is not None:
+                        m["progress"] = [len(t.match.points) for t in hall.tables]
+        return {
+            "code": self.code,
+            "kind": EVENT_KIND,
+            "bots": self.bots,
+            "preset": self.info["table"].get("preset"),
+            **summary,
+        }
+
+
+def parse_event_request(
+    data: Any, default_turn: float | None, default_bot_delay: float, default_ready: float | None
+) -> dict[str, Any]:
+    """Validate ``POST /api/events``: ``teams`` (2-16 names), ``deals`` a match (default 4), ``bots`` (team →
+    bot standing in for it), and the tables' settings (``preset``, default ``tournament``, ``options``,
+    timers, ``card_counter``).  Returns the event's stored configuration."""
+    if not isinstance(data, dict):
+        raise RequestError(400, "the request body is a JSON object")
+    unknown = set(data) - set(TABLE_FIELDS) - {"teams", "deals", "bots"}
+    if unknown:
+        raise RequestError(400, f"unknown fields: {', '.join(sorted(unknown))}")
+    try:
+        teams = check_teams(data.get("teams"))  # type: ignore[arg-type]
+    except EventError as e:
+        raise RequestError(400, str(e)) from None
+    deals = data.get("deals", 4)
+    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 20:
+        raise RequestError(400, "deals must be an integer from 1 to 20")
+    bots_in = data.get("bots", {})
+    if not isinstance(bots_in, dict):
+        raise RequestError(400, "bots must be an object team → bot name")
+    for team, bot in bots_in.items():
+        if team not in teams:
+            raise RequestError(400, f"bots: no team {team!r} in this event")
+        if bot is not None and bot not in BOTS:
+            raise RequestError(400, f"no bot {bot!r}; the bots are {', '.join(sorted(BOTS))}")
+    table = {k: data[k] for k in TABLE_FIELDS if k in data}
+    table.setdefault("preset", "tournament")
+    config = parse_table_request({**table, "set_length": deals}, default_turn, default_bot_delay, default_ready)
+    table |= {
+        "turn_seconds": config.turn_seconds,
+        "ready_seconds": config.ready_seconds,
+        "bot_delay": config.bot_delay,
+    }
+    return {
+        "kind": EVENT_KIND,
+        "teams": teams,
+        "deals": deals,
+        "rules": config.rules,
+        "seed": secrets.randbelow(2**63),
+        "bots": {t: bots_in.get(t) for t in teams},
+        "table": table,
+    }
+
+
+async def create_event(lobby: Lobby, data: Any, client: str = "") -> dict[str, Any]:
+    """``POST /api/events``: a new event; answers its code and the organiser's secret token (``client`` is
+    limited in how fast it creates, as for tables)."""
+    info = parse_event_request(data, lobby.default_turn, lobby.default_bot_delay, lobby.default_ready)
+    if not lobby.creates.take(client):
+        raise RequestError(429, "too many created: wait a little before creating another")
+    code = await lobby._new_code()
+    owner = new_token()
+    row = await lobby.writer.call(lobby.writer.store.create_table, code, info, token_hash(owner))
+    hall = EventHall(row, code, info, token_hash(owner), lobby.writer)
+    lobby.events[code] = hall
+    return {"code": code, "owner_token": owner, "event": hall.public(lobby)}
+
+
+def event_of(lobby: Lobby, code: str) -> EventHall:
+    hall: EventHall | None = lobby.events.get(code.upper())
+    if hall is None:
+        raise RequestError(404, f"no event {code!r}")
+    return hall

@@ -1,0 +1,505 @@
+// Tournaments (比赛): the duplicate match at two tables and events of several teams.
+// - tourneyPanels(go): the lobby's forms: open a duplicate match, open an event, join a team by its code;
+// - ScorekeeperView (/?match=CODE): the scorekeeper's view (记分员) of a match, both tables, updated live;
+// - EventView (/?event=CODE): an event's schedule, results and standings, updated live; its organiser
+//   starts the matches from here.
+// The server does the scoring; these pages only show what it answers (polled every POLL_MS).
+
+import { h, clear, api, toast, storeSeat, lastNickname, rememberNickname } from "./dom.js";
+import { STRINGS, t, onLangChange } from "./i18n.js";
+
+const POLL_MS = 1500;
+const ORGANISER_KEY = "gouji.organiser";
+
+Object.assign(STRINGS.zh, {
+  dup_title: "比赛：复式对抗（两桌）",
+  dup_help: "两队各六人，分两组坐两桌；同一副牌在两桌各打一次，两队互换位置。名次积小分 6-5-4-3-2-1，四局小分多者胜，胜 3 分、平 1 分、负 0 分。",
+  dup_team_names: "两队队名",
+  dup_deals: "局数",
+  dup_seats: "十二个座位",
+  dup_table_n: "{n} 号桌",
+  dup_person: "真人",
+  dup_create: "开比赛",
+  dup_join_title: "按队码入座",
+  dup_team_code: "队码",
+  dup_join: "入座",
+  dup_scorekeeper: "记分员",
+  dup_match: "比赛 {code}",
+  dup_codes: "入座码",
+  dup_team_code_of: "{team} 队码",
+  dup_table_code_of: "{n} 号桌桌号",
+  dup_waiting_other: "等待另一桌打完本局：请坐在原位等待，不得交流。",
+  dup_other_done: "两桌都打完了本局。",
+  dup_banner: "复式比赛 {code} · {n} 号桌 · 1、3、5 号位：{a} · 2、4、6 号位：{b}",
+  dup_deals_finished: "已打完 {n} 局",
+  dup_waiting: "等待另一桌",
+  dup_playing: "进行中",
+  dup_over: "已结束",
+  dup_places_t: "{n} 号桌名次（头科 → 大落）",
+  dup_small_points: "小分",
+  dup_total: "合计",
+  dup_result: "比赛结果",
+  dup_match_points: "大比分（胜 3 平 1 负 0）",
+  dup_winner: "{team} 胜",
+  dup_draw: "平局",
+  dup_comparison: "同牌比较：每队拿同一手牌打出的小分",
+  dup_side: "{seats} 号位的牌",
+  dup_margin: "差",
+  dup_no_deal_yet: "两桌都打完一局后，这里显示名次和小分。",
+  dup_replay: "回放 第 {n} 局 {t} 号桌",
+  ev_title: "赛事：多队循环赛",
+  ev_help: "每两队之间打一场复式比赛；按大比分排名，同分看相互间胜负，再看小分。机器人可以代替一支队。",
+  ev_teams: "队名（用逗号分开）",
+  ev_teams_ph: "例如 红队, 蓝队, 金队, 玉队",
+  ev_create: "开赛事",
+  ev_event: "赛事 {code}",
+  ev_schedule: "赛程与结果",
+  ev_round: "第 {n} 轮",
+  ev_bye: "轮空：{teams}",
+  ev_start: "开始这场",
+  ev_not_started: "未开始",
+  ev_standings: "积分榜",
+  ev_rank: "名次",
+  ev_team: "队",
+  ev_played: "场",
+  ev_wdl: "胜-平-负",
+  ev_mp: "大比分",
+  ev_sp: "小分",
+  ev_against: "失小分",
+  ev_by: "同分时",
+  ev_by_head: "相互间胜负",
+  "ev_by_small points": "小分",
+  ev_by_tied: "并列",
+  ev_players: "谁来打",
+  ev_bots_for: "机器人代打",
+  ev_codes_here: "入座码（只给组织者看）",
+});
+
+Object.assign(STRINGS.en, {
+  dup_title: "Tournament: the duplicate match (two tables)",
+  dup_help: "Two teams of six, each in two groups at two tables; every deal is played at both tables with the same cards and the teams swapped. Places score 6-5-4-3-2-1 small points; after four deals more small points wins: 3 match points, a draw 1, a loss 0.",
+  dup_team_names: "The two teams",
+  dup_deals: "Deals",
+  dup_seats: "The twelve seats",
+  dup_table_n: "Table {n}",
+  dup_person: "a person",
+  dup_create: "Open the match",
+  dup_join_title: "Sit down with a team code",
+  dup_team_code: "Team code",
+  dup_join: "Sit down",
+  dup_scorekeeper: "Scorekeeper 记分员",
+  dup_match: "Match {code}",
+  dup_codes: "Codes to sit down",
+  dup_team_code_of: "team {team}'s code",
+  dup_table_code_of: "table {n}'s code",
+  dup_waiting_other: "Waiting for the other table to finish this deal: stay in your seat, no talking (不得交流).",
+  dup_other_done: "Both tables have finished this deal.",
+  dup_banner: "Duplicate match {code} · table {n} · seats 1, 3, 5: {a} · seats 2, 4, 6: {b}",
+  dup_deals_finished: "{n} deals finished",
+  dup_waiting: "waiting for the other table",
+  dup_playing: "playing",
+  dup_over: "over",
+  dup_places_t: "Table {n} places (头科 → 大落)",
+  dup_small_points: "Small points",
+  dup_total: "Total",
+  dup_result: "Result",
+  dup_match_points: "Match points (win 3, draw 1, loss 0)",
+  dup_winner: "{team} wins",
+  dup_draw: "A draw",
+  dup_comparison: "The same cards compared: each team's small points with the same hands",
+  dup_side: "the hands of seats {seats}",
+  dup_margin: "margin",
+  dup_no_deal_yet: "Once both tables have finished a deal, its places and small points appear here.",
+  dup_replay: "Replay deal {n}, table {t}",
+  ev_title: "Event: a round robin of teams",
+  ev_help: "Every two teams play one duplicate match; the standings go by match points, then the result between the tied teams, then small points. Bots can stand in for a team.",
+  ev_teams: "Teams (comma-separated)",
+  ev_teams_ph: "e.g. Red, Blue, Gold, Jade",
+  ev_create: "Open the event",
+  ev_event: "Event {code}",
+  ev_schedule: "Schedule and results",
+  ev_round: "Round {n}",
+  ev_bye: "Bye: {teams}",
+  ev_start: "Start this match",
+  ev_not_started: "not started",
+  ev_standings: "Standings",
+  ev_rank: "#",
+  ev_team: "Team",
+  ev_played: "Played",
+  ev_wdl: "W-D-L",
+  ev_mp: "Match points",
+  ev_sp: "Small points",
+  ev_against: "Against",
+  ev_by: "Tie broken by",
+  ev_by_head: "head-to-head",
+  "ev_by_small points": "small points",
+  ev_by_tied: "tied",
+  ev_players: "Who plays",
+  ev_bots_for: "a bot stands in",
+  ev_codes_here: "Codes to sit down (for the organiser)",
+});
+
+const SEAT_CHOICES = [["", "dup_person"], ["heuristic", "seat_bot"], ["random", "seat_bot_random"]];
+
+function organiser(kind, code, token) {
+  let all = {};
+  try {
+    all = JSON.parse(localStorage.getItem(ORGANISER_KEY) || "{}");
+  } catch {
+    all = {};
+  }
+  const key = kind + ":" + code;
+  if (token !== undefined) {
+    all[key] = { ...(all[key] || {}), ...token };
+    localStorage.setItem(ORGANISER_KEY, JSON.stringify(all));
+  }
+  return all[key] || null;
+}
+
+function field(label, input) {
+  return h("label.field", h("span.label", label), input);
+}
+
+function presetSelect(presets, name) {
+  return h("select", { name, id: name }, presets.order.map((n) =>
+    h("option", { value: n, selected: n === "tournament" }, t("preset_" + n))));
+}
+
+function timerSelect(name) {
+  return h("select", { name, id: name },
+    [15, 30, 60, 120].map((n) => h("option", { value: String(n), selected: n === 30 }, t("seconds", { n }))),
+    h("option", { value: "" }, t("timer_off")));
+}
+
+function speedSelect(name) {
+  return h("select", { name, id: name },
+    h("option", { value: "0" }, t("speed_instant")),
+    h("option", { value: "0.3" }, t("speed_fast")),
+    h("option", { value: "0.8", selected: true }, t("speed_normal")));
+}
+
+/** The team (0 = first, 1 = second) in `seat` of `table` (0 or 1): seats 0, 2, 4 of table 1 are team 1's. */
+export function teamAt(table, seat) {
+  return table === 0 ? seat % 2 : 1 - (seat % 2);
+}
+
+// ------------------------------------------------------------------------------------ the lobby's forms
+
+/** The lobby's panels of tournaments: a match, an event, a team code. */
+export function tourneyPanels(go, presets) {
+  return [matchForm(go, presets), eventForm(go, presets), teamJoinForm(go)];
+}
+
+function matchForm(go, presets) {
+  const names = [h("input", { name: "team_x", id: "team-x", value: "X", maxlength: "24" }),
+    h("input", { name: "team_y", id: "team-y", value: "Y", maxlength: "24" })];
+  const grid = h("div.dup-seat-grid");
+  const relabel = () => {
+    for (const el of grid.querySelectorAll("[data-team-label]")) {
+      el.textContent = names[Number(el.dataset.teamLabel)].value || "?";
+    }
+  };
+  for (const tb of [0, 1]) {
+    const col = h("div.dup-table-col", h("h4", t("dup_table_n", { n: tb + 1 })));
+    for (let s = 0; s < 6; s++) {
+      const team = teamAt(tb, s);
+      col.appendChild(h("label.seat-choice.team" + (s % 2),
+        h("span", t("seat_n", { n: s + 1 }), " · ", h("b", { dataset: { teamLabel: team } }, "")),
+        h("select", { name: `dup_seat_${tb}_${s}`, id: `dup-seat-${tb}-${s}` },
+          SEAT_CHOICES.map(([v, key]) => h("option", { value: v }, t(key))))));
+    }
+    grid.appendChild(col);
+  }
+  for (const n of names) n.addEventListener("input", relabel);
+  relabel();
+  const deals = h("input", { name: "deals", id: "dup-deals", type: "number", min: "1", max: "20", value: "4" });
+  const form = h("form.panel.tourney#match-form", { onsubmit: (e) => { e.preventDefault(); createMatch(form, go); } },
+    h("h2", t("dup_title")),
+    h("p.muted.small", t("dup_help")),
+    h("div.row2", field(t("dup_team_names"), h("div.row2", names[0], names[1])), field(t("dup_deals"), deals)),
+    h("div.row2", field(t("preset"), presetSelect(presets, "dup_preset")), field(t("timer"), timerSelect("dup_timer"))),
+    field(t("bot_speed"), speedSelect("dup_speed")),
+    h("details.dup-seats", h("summary", t("dup_seats")), grid),
+    h("button.btn.primary#match-create", { type: "submit" }, t("dup_create")));
+  return form;
+}
+
+async function createMatch(form, go) {
+  const get = (n) => form.querySelector(`[name=${n}]`);
+  const timer = get("dup_timer").value;
+  const bots = [0, 1].map((tb) => [0, 1, 2, 3, 4, 5].map((s) => get(`dup_seat_${tb}_${s}`).value || null));
+  const body = {
+    teams: [get("team_x").value.trim(), get("team_y").value.trim()],
+    deals: Number(get("deals").value) || 4,
+    preset: get("dup_preset").value,
+    turn_seconds: timer ? Number(timer) : null,
+    bot_delay: Number(get("dup_speed").value),
+    bots,
+  };
+  try {
+    const res = await api("/api/matches", body);
+    organiser("match", res.code, { owner_token: res.owner_token });
+    go(`/?match=${res.code}`);
+  } catch (e) {
+    toast(t("error", { msg: e.message }), "error");
+  }
+}
+
+function eventForm(go, presets) {
+  const teams = h("input", { name: "ev_teams", id: "ev-teams", placeholder: t("ev_teams_ph") });
+  const who = h("div.ev-who");
+  const refresh = () => {
+    const names = teams.value.split(",").map((x) => x.trim()).filter(Boolean);
+    const before = {};
+    for (const sel of who.querySelectorAll("select")) before[sel.dataset.team] = sel.value;
+    clear(who);
+    for (const name of names) {
+      who.appendChild(h("label.seat-choice", h("span", name),
+        h("select", { dataset: { team: name }, name: "ev_bot_" + names.indexOf(name) },
+          SEAT_CHOICES.map(([v, key]) => h("option", { value: v, selected: before[name] === v }, t(key))))));
+    }
+  };
+  teams.addEventListener("input", refresh);
+  const deals = h("input", { name: "ev_deals", id: "ev-deals", type: "number", min: "1", max: "20", value: "4" });
+  const form = h("form.panel.tourney#event-form", { onsubmit: (e) => { e.preventDefault(); createEvent(form, go); } },
+    h("h2", t("ev_title")),
+    h("p.muted.small", t("ev_help")),
+    field(t("ev_teams"), teams),
+    h("fieldset.ev-players", h("legend", t("ev_players")), who),
+    h("div.row2", field(t("dup_deals"), deals), field(t("preset"), presetSelect(presets, "ev_preset"))),
+    h("div.row2", field(t("timer"), timerSelect("ev_timer")), field(t("bot_speed"), speedSelect("ev_speed"))),
+    h("button.btn.primary#event-create", { type: "submit" }, t("ev_create")));
+  return form;
+}
+
+async function createEvent(form, go) {
+  const get = (n) => form.querySelector(`[name=${n}]`);
+  const teams = get("ev_teams").value.split(",").map((x) => x.trim()).filter(Boolean);
+  const bots = {};
+  for (const sel of form.querySelectorAll(".ev-who select")) if (sel.value) bots[sel.dataset.team] = sel.value;
+  const timer = get("ev_timer").value;
+  try {
+    const res = await api("/api/events", {
+      teams, bots, deals: Number(get("ev_deals").value) || 4, preset: get("ev_preset").value,
+      turn_seconds: timer ? Number(timer) : null, bot_delay: Number(get("ev_speed").value),
+    });
+    organiser("event", res.code, { owner_token: res.owner_token });
+    go(`/?event=${res.code}`);
+  } catch (e) {
+    toast(t("error", { msg: e.message }), "error");
+  }
+}
+
+function teamJoinForm(go) {
+  const form = h("form.panel.tourney#team-join-form", { onsubmit: (e) => { e.preventDefault(); joinTeam(form, go); } },
+    h("h2", t("dup_join_title")),
+    h("div.row2",
+      field(t("dup_team_code"), h("input", { name: "team_code", id: "team-code", placeholder: "K7QMX2-1",
+        style: { textTransform: "uppercase" } })),
+      field(t("nickname"), h("input", { name: "team_nickname", id: "team-nickname", maxlength: "24", value: lastNickname() }))),
+    h("button.btn#team-join-btn", { type: "submit" }, t("dup_join")));
+  return form;
+}
+
+async function joinTeam(form, go) {
+  const code = form.querySelector("[name=team_code]").value.trim().toUpperCase();
+  const nickname = form.querySelector("[name=team_nickname]").value.trim();
+  try {
+    const res = await api(`/api/teams/${encodeURIComponent(code)}/join`, { nickname });
+    rememberNickname(nickname);
+    storeSeat(res.code, { seat: res.seat, token: res.token, nickname, match: res.match });
+    go(`/?t=${res.code}`);
+  } catch (e) {
+    toast(t("error", { msg: e.message }), "error");
+  }
+}
+
+// ------------------------------------------------------------------------------------ live pages
+
+class Polled {
+  constructor(root, path, { go } = {}) {
+    this.root = root;
+    this.path = path;
+    this.go = go || (() => {});
+    this.data = null;
+    this.error = null;
+    this.unLang = onLangChange(() => this.draw());
+    clear(root).appendChild(h("div.loading", "…"));
+    this.poll();
+    this.timer = setInterval(() => this.poll(), POLL_MS);
+  }
+
+  destroy() {
+    clearInterval(this.timer);
+    this.unLang();
+  }
+
+  async poll() {
+    try {
+      this.data = await api(this.path);
+      this.error = null;
+    } catch (e) {
+      this.error = e.message;
+    }
+    this.draw();
+  }
+
+  draw() {
+    if (this.error && !this.data) {
+      clear(this.root).appendChild(h("section.tourney-view", h("div.panel.error", this.error),
+        h("button.btn", { type: "button", onclick: () => this.go("/") }, t("back_to_lobby"))));
+      return;
+    }
+    if (!this.data) return;
+    const open = [...this.root.querySelectorAll("details[open]")].map((d) => d.id);
+    clear(this.root).appendChild(this.render(this.data));
+    for (const id of open) {
+      const d = id && this.root.querySelector("#" + id);
+      if (d) d.open = true;
+    }
+  }
+}
+
+function placesLine(places) {
+  return h("span.places-line", places.map((p) =>
+    h("span.place-chip.team" + p.team_index, { title: t("seat_n", { n: p.seat + 1 }) }, `${p.team}${p.seat + 1}`)));
+}
+
+export class ScorekeeperView extends Polled {
+  constructor(root, code, opts) {
+    super(root, `/api/matches/${encodeURIComponent(code)}`, opts);
+    this.code = code;
+    this.records = null;
+  }
+
+  render(m) {
+    const [x, y] = m.teams;
+    const teamIndex = (name) => (name === x ? 0 : 1);
+    const head = h("div.table-bar",
+      h("div.bar-left", h("b", t("dup_scorekeeper")), h("span.code", t("dup_match", { code: m.code })),
+        h("span.preset", t("preset_" + (m.preset || "tournament"))),
+        h("span.status", { id: "match-status", dataset: { status: m.status } },
+          m.status === "over" ? t("dup_over") : t("dup_playing")),
+        m.event ? h("a.chip", { href: `/?event=${m.event}` }, t("ev_event", { code: m.event })) : null),
+      h("div.bar-right", h("button.chip", { type: "button", onclick: () => this.go("/") }, t("lobby"))));
+    const tables = h("div.dup-tables", (m.tables || []).map((tb) => h("div.panel.dup-table", { dataset: { table: tb.table } },
+      h("h3", t("dup_table_n", { n: tb.table + 1 }), " ",
+        h("span.muted.small", tb.code ? `${t("table_code")} ${tb.code}` : "")),
+      tb.seats ? h("p.small", t("dup_deals_finished", { n: tb.deals_finished }), " · ",
+        h("span.dup-state", tb.waiting ? t("dup_waiting") : tb.status === "over" ? t("dup_over") : t("dup_playing"))) : null,
+      tb.seats ? h("ul.seat-list", tb.seats.map((s) => h("li.team" + teamIndex(s.team),
+        h("span.seat-label", t("seat_n", { n: s.seat + 1 })), h("span.team-name", s.team),
+        h("span.who", s.nickname || (s.bot ? `${t("bot")} (${s.bot})` : t("free")))))) : null)));
+    const codes = m.team_codes && m.status !== "over"
+      ? h("div.panel.dup-codes", h("h3", t("dup_codes")), h("ul.plain",
+          m.team_codes.map((c, i) => h("li", t("dup_team_code_of", { team: m.teams[i] }), ": ", h("b.code-text", c))),
+          (m.tables || []).map((tb) => h("li", t("dup_table_code_of", { n: tb.table + 1 }), ": ", h("b.code-text", tb.code)))))
+      : null;
+    const rows = m.results.map((r) => h("tr", { dataset: { deal: r.deal } },
+      h("td", t("deal_n", { n: r.deal })),
+      r.places.map((pl) => h("td", placesLine(pl.map((p) => ({ ...p, team_index: teamIndex(p.team) }))))),
+      h("td.num", String(r.points[0])), h("td.num", String(r.points[1]))));
+    const sheet = h("div.panel.dup-sheet#dup-sheet",
+      h("table.score-table.dup-score",
+        h("thead", h("tr", h("th", ""), h("th", t("dup_places_t", { n: 1 })), h("th", t("dup_places_t", { n: 2 })),
+          h("th", h("span.team-dot.team0"), x), h("th", h("span.team-dot.team1"), y))),
+        h("tbody", rows,
+          h("tr.total", h("td", t("dup_total")), h("td", ""), h("td", ""),
+            h("td.num#dup-total-x", String(m.totals[0])), h("td.num#dup-total-y", String(m.totals[1]))))),
+      m.results.length ? null : h("p.muted", t("dup_no_deal_yet")),
+      m.match_points ? h("div.dup-result#dup-result",
+        h("h3", t("dup_result")),
+        h("p.winner", m.totals[0] === m.totals[1] ? t("dup_draw") : t("dup_winner", { team: m.totals[0] > m.totals[1] ? x : y })),
+        h("p", t("dup_match_points"), ": ", h("b", `${x} ${m.match_points[0]} : ${m.match_points[1]} ${y}`))) : null);
+    const comparison = m.comparison && m.comparison.length
+      ? h("details.panel.dup-compare#dup-compare", h("summary", t("dup_comparison")),
+          h("table.score-table", h("thead", h("tr", h("th", ""), h("th", ""), h("th", x), h("th", y), h("th", t("dup_margin")))),
+            h("tbody", m.comparison.map((c) => c.sides.map((side, i) => h("tr",
+              i === 0 ? h("td", { rowSpan: 2 }, t("deal_n", { n: c.deal })) : null,
+              h("td", t("dup_side", { seats: side.seats.map((s) => s + 1).join(", ") })),
+              h("td.num", String(side.points[0])), h("td.num", String(side.points[1])),
+              h("td.num", (side.margin > 0 ? "+" : "") + side.margin)))))))
+      : null;
+    return h("section.tourney-view.scorekeeper", head, sheet, h("div.dup-side", tables, codes), comparison, this.replays(m));
+  }
+
+  replays(m) {
+    if (m.status !== "over") return null;
+    if (!this.records) {
+      this.records = [];
+      api(`/api/tables/${m.code}/games`).then((res) => {
+        this.records = res.games || [];
+        this.draw();
+      }, () => {});
+      return null;
+    }
+    const final = this.records.find((g) => g.kind === "match" && g.deal === null);
+    if (!final) return null;
+    const links = [];
+    for (let k = 0; k < m.results.length; k++) {
+      for (const tb of [0, 1]) {
+        links.push(h("a.chip", { href: `/?replay=${final.id}&deal=${k}&table=${tb}`, dataset: { link: "replay" } },
+          t("dup_replay", { n: k + 1, t: tb + 1 })));
+      }
+    }
+    return h("div.panel.replay-links", links);
+  }
+}
+
+export class EventView extends Polled {
+  constructor(root, code, opts) {
+    super(root, `/api/events/${encodeURIComponent(code)}`, opts);
+    this.code = code;
+    this.codes = {};
+  }
+
+  async start(key) {
+    const org = organiser("event", this.code);
+    try {
+      const res = await api(`/api/events/${this.code}/start`, { owner_token: org && org.owner_token, fixture: key });
+      if (res.team_codes) this.codes[key] = res;
+      this.poll();
+    } catch (e) {
+      toast(t("error", { msg: e.message }), "error");
+    }
+  }
+
+  render(ev) {
+    const org = organiser("event", this.code);
+    const head = h("div.table-bar",
+      h("div.bar-left", h("b", t("ev_event", { code: ev.code })), h("span.preset", t("preset_" + (ev.preset || "tournament"))),
+        h("span.status", { id: "event-status", dataset: { over: ev.over ? "1" : "0" } }, ev.over ? t("dup_over") : t("dup_playing"))),
+      h("div.bar-right", h("button.chip", { type: "button", onclick: () => this.go("/") }, t("lobby"))));
+    const rounds = ev.rounds.map((r) => h("div.ev-round",
+      h("h3", t("ev_round", { n: r.round }), r.byes.length ? h("span.muted.small", " · " + t("ev_bye", { teams: r.byes.join(", ") })) : null),
+      h("ul.ev-matches", r.matches.map((m) => {
+        const codes = this.codes[m.key];
+        return h("li.ev-match", { dataset: { key: m.key, status: m.status } },
+          h("span.ev-key", m.key), h("span.ev-teams", `${m.x} — ${m.y}`),
+          m.small_points ? h("span.ev-score", `${m.small_points[0]} : ${m.small_points[1]}`, h("span.muted", ` (${m.match_points[0]} : ${m.match_points[1]})`))
+            : h("span.muted", m.status === "playing" ? t("dup_playing") + (m.progress ? ` (${m.progress.join(" / ")})` : "") : t("ev_not_started")),
+          m.match ? h("a.chip", { href: `/?match=${m.match}` }, t("dup_scorekeeper")) : null,
+          !m.match && org ? h("button.btn.small", { type: "button", dataset: { start: m.key }, onclick: () => this.start(m.key) }, t("ev_start")) : null,
+          codes ? h("div.small.ev-codes", t("ev_codes_here"), ": ",
+            codes.team_codes.map((c) => h("span.code-text", ` ${c.team} ${c.code} `))) : null);
+      }))));
+    const by = (d) => (d === "head-to-head" ? t("ev_by_head") : d ? t("ev_by_" + d) : "");
+    const table = h("table.score-table.standings#standings",
+      h("thead", h("tr", ["ev_rank", "ev_team", "ev_played", "ev_wdl", "ev_mp", "ev_sp", "ev_against", "ev_by"].map((k) => h("th", t(k))))),
+      h("tbody", ev.standings.map((s) => h("tr", { dataset: { team: s.team } },
+        h("td", String(s.rank)), h("td", s.team, ev.bots[s.team] ? h("span.muted.small", ` · ${t("ev_bots_for")}`) : null),
+        h("td", String(s.played)), h("td", `${s.won}-${s.drawn}-${s.lost}`), h("td.num", String(s.match_points)),
+        h("td.num", String(s.small_points)), h("td.num", String(s.small_against)), h("td.small", by(s.decided_by))))));
+    return h("section.tourney-view.event-view", head,
+      h("div.ev-layout", h("div.panel", h("h2", t("ev_schedule")), rounds), h("div.panel", h("h2", t("ev_standings")), table)));
+  }
+}
+
+// ------------------------------------------------------------------------------------ at a table of a match
+
+/** The line a table of a duplicate match shows above the felt, and whether it waits for the other table. */
+export function duplicateBanner(dup, code) {
+  if (!dup) return null;
+  const text = t("dup_banner", { code: dup.match, n: dup.table + 1, a: dup.seat_teams[0], b: dup.seat_teams[1] });
+  return dup.waiting ? `${text} — ${t("dup_waiting_other")}` : text;
+}

@@ -1,0 +1,79 @@
+"""The HTTP API of duplicate matches and events (:mod:`.duplicate`, :mod:`.events`).
+
+- ``POST /api/matches`` — a duplicate match: ``teams`` (two names, default X, Y), ``deals`` (default 4),
+  ``preset`` (default ``tournament``) and ``options``, the timers, ``bots`` (two lists of six, table 1 and
+  table 2 by seat, or an object team → bot standing in for the team).  Answers the match's ``code`` (its
+  scorekeeper's page), the organiser's ``owner_token``, ``team_codes`` and ``table_codes``.
+- ``GET /api/matches/{code}`` — the scorekeeper's view (记分员): both tables, the places and small points of
+  every deal both have finished, the totals, the result and 3/1/0 once it is over, the duplicate comparison.
+- ``POST /api/teams/{code}/join`` — ``nickname`` (and ``table``, ``seat``): a free seat of that team; answers
+  the table's ``code``, the ``seat`` and its ``token`` (then play as at any table).
+- ``POST /api/events`` — an event: ``teams`` (2-16), ``deals``, ``bots`` (team → bot), the tables' settings;
+  answers its ``code`` and ``owner_token``.
+- ``GET /api/events/{code}`` — the schedule, each match's code, status and result, and the standings.
+- ``POST /api/events/{code}/start`` — ``owner_token``, ``fixture`` (``"r1m2"``): start that match.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import Response
+from starlette.routing import BaseRoute, Route
+
+from .duplicate import create_match, join_team, match_view
+from .events import create_event, event_of
+from .lobby import Lobby
+
+Handler = Callable[[Request], Awaitable[Any]]
+
+
+def _lobby(request: Request) -> Lobby:
+    lobby: Lobby = request.app.state.lobby
+    return lobby
+
+
+def _client(request: Request) -> str:
+    return request.client.host if request.client is not None else ""
+
+
+def tournament_routes(
+    wrap: Callable[[Handler], Callable[[Request], Awaitable[Response]]], read_body: Handler
+) -> list[BaseRoute]:
+    """The routes of matches and events, each endpoint wrapped by the app's JSON error handling and reading
+    bodies with the app's reader (with its size limit)."""
+
+    async def create_match_(request: Request) -> Any:
+        _, out = await create_match(_lobby(request), await read_body(request), client=_client(request))
+        return out
+
+    async def match_(request: Request) -> Any:
+        return await match_view(_lobby(request), request.path_params["code"])
+
+    async def join_team_(request: Request) -> Any:
+        code = request.path_params["code"]
+        return await join_team(_lobby(request), code, await read_body(request), _client(request))
+
+    async def create_event_(request: Request) -> Any:
+        return await create_event(_lobby(request), await read_body(request), _client(request))
+
+    async def event_(request: Request) -> Any:
+        lobby = _lobby(request)
+        return event_of(lobby, request.path_params["code"]).public(lobby)
+
+    async def start_(request: Request) -> Any:
+        lobby = _lobby(request)
+        return await event_of(lobby, request.path_params["code"]).start(lobby, await read_body(request))
+
+    create_match_.creates = True  # type: ignore[attr-defined]  # answered with 201 Created
+    create_event_.creates = True  # type: ignore[attr-defined]
+    return [
+        Route("/api/matches", wrap(create_match_), methods=["POST"]),
+        Route("/api/matches/{code}", wrap(match_), methods=["GET"]),
+        Route("/api/teams/{code}/join", wrap(join_team_), methods=["POST"]),
+        Route("/api/events", wrap(create_event_), methods=["POST"]),
+        Route("/api/events/{code}", wrap(event_), methods=["GET"]),
+        Route("/api/events/{code}/start", wrap(start_), methods=["POST"]),
+    ]
