@@ -161,6 +161,9 @@ def _handler(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
         except SQLAlchemyError as e:
             log.error("%s %s: the database failed: %r", request.method, request.url.path, e)
             return JSONResponse({"error": "the database is unavailable; try again"}, status_code=503)
+        except Exception:  # a bug: logged with its traceback here, a plain answer to the client
+            log.exception("%s %s failed", request.method, request.url.path)
+            return JSONResponse({"error": "the server failed to answer this request"}, status_code=500)
         status = 201 if request.method == "POST" and (fn is _create or getattr(fn, "creates", False)) else 200
         return Response(_json_bytes(result), status_code=status, media_type="application/json")
 
