@@ -1,0 +1,1 @@
+"""The learning environment (PettingZoo AEC, Gymnasium single-agent) and its action catalogue."""
