@@ -37,10 +37,11 @@ typecheck:
 unit:
 	$(BIN)/pytest -n 2 --dist loadgroup tests
 
-bench: $(STAMP)  ## speed of the engine against RLCard's DouDizhu, in one run
-	$(BIN)/python -m pip install -q -e '.[test,bench]'
+bench: $(STAMP)  ## speed of the engine and of the environment against RLCard's DouDizhu, in one run
+	$(BIN)/python -m pip install -q -e '.[test,rl,bench]'
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_bots.py
+	$(BIN)/python benchmarks/bench_env.py
 
 bench-bots: $(STAMP)  ## the heuristic bot's time per decision
 	$(BIN)/python benchmarks/bench_bots.py

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import os
 import random
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -107,3 +109,27 @@ def test_burns_and_answers_are_indexed() -> None:
     play = Play.of(gouji.cards.KING, 2)
     assert cat.index(Burn(play)) - cat.index(play) == cat.play_size
     assert cat.action(cat.index(Burn(play))) is Burn(play)
+
+
+FEATURES_START, FEATURES_END = "<!-- features-table -->", "<!-- /features-table -->"
+
+
+def features_block() -> str:
+    """The field table and the action row of gouji.env.features' docstring, as docs/env.md shows them."""
+    from gouji.env import features
+
+    lines = (features.__doc__ or "").splitlines()
+    rules = [i for i, line in enumerate(lines) if line.startswith("====")]
+    table = "\n".join(lines[rules[0] : rules[-1] + 1])
+    after = "\n".join(lines[rules[-1] + 1 :]).strip()
+    return f"{FEATURES_START}\n```text\n{table}\n```\n\n{after}\n{FEATURES_END}"
+
+
+def test_docs_render_the_features_docstring() -> None:
+    path = Path(__file__).parent.parent / "docs" / "env.md"
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index(FEATURES_START), text.index(FEATURES_END) + len(FEATURES_END)
+    if os.environ.get("GOUJI_UPDATE_DOCS"):
+        path.write_text(text[:start] + features_block() + text[end:], encoding="utf-8")
+        return
+    assert text[start:end] == features_block(), "docs/env.md: run GOUJI_UPDATE_DOCS=1 pytest on this test"

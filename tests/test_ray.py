@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -68,3 +69,21 @@ def test_cli_ray_flag() -> None:
     for d in (data, jobs_run):
         del d["timing"]
     assert data == jobs_run
+
+
+def readme_example() -> str:
+    """The Python block after ``<!-- env-example -->`` in the README."""
+    text = (Path(__file__).parent.parent / "README.md").read_text(encoding="utf-8")
+    after = text.split("<!-- env-example -->", 1)[1]
+    return after.split("```python\n", 1)[1].split("```", 1)[0]
+
+
+def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
+    code = readme_example()
+    assert len(code.splitlines()) <= 30
+    exec(compile(code, "README.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    rewards = {line.split()[0]: float(line.split()[1]) for line in out[:6]}
+    assert sorted(rewards) == [f"seat_{s}" for s in range(6)] and sum(rewards.values()) == 0
+    assert out[6].startswith("167936 pass ")
+    assert out[7].endswith(" ray")

@@ -18,6 +18,7 @@ loop can map over it again and again without starting them anew.  :func:`map_chu
 
 from __future__ import annotations
 
+import logging
 import os
 from collections.abc import Callable, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -115,10 +116,11 @@ class RayWorkers(Workers):
         self._started = False
         if not ray.is_initialized():
             os.environ.setdefault("RAY_USAGE_STATS_ENABLED", "0")
+            quiet = {"log_to_driver": False, "logging_level": logging.ERROR}
             if address == LOCAL:
-                ray.init(num_cpus=jobs or os.cpu_count() or 1, include_dashboard=False, log_to_driver=False)
+                ray.init(num_cpus=jobs or os.cpu_count() or 1, include_dashboard=False, **quiet)
             else:
-                ray.init(address=address, log_to_driver=False)
+                ray.init(address=address, **quiet)
             self._started = True
         cpus = int(ray.cluster_resources().get("CPU", 1))
         self.size = max(1, min(jobs or cpus, cpus))  # an actor holds one CPU: more would never start
