@@ -540,8 +540,10 @@ def serve(
 
 def _register() -> None:
     from .cli_match import register
+    from .cli_train import register as register_train
 
     register(main)
+    register_train(main)
 
 
 _register()

@@ -71,3 +71,4 @@ def play_deal(deal: Deal, bots: Sequence[Bot], rng: random.Random, max_decisions
 
 
 from . import heuristic as heuristic  # noqa: E402  (registers "heuristic" in BOTS)
+from . import learned as learned  # noqa: E402  (registers "learned" in BOTS)

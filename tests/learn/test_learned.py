@@ -1,0 +1,119 @@
+"""The learned bot: loads with numpy alone, plays legally everywhere, sees only its view."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import gouji
+from gouji.bots import BOTS, decide, make_bot
+from gouji.bots.learned import MAX_CANDIDATES, WEIGHTS, LearnedBot, QNet, candidates
+from gouji.deal import Deal
+from gouji.env.features import ACTION_SIZE, STATE_SIZE
+from tests.test_heuristic import FILLER, NoScan, _swap
+
+
+def test_registered_with_shipped_weights() -> None:
+    assert "learned" in BOTS and WEIGHTS.exists()
+    net = QNet.load(WEIGHTS)
+    assert net.w_state.shape[0] == STATE_SIZE and net.w_action.shape[0] == ACTION_SIZE
+    assert WEIGHTS.stat().st_size < 5_000_000
+
+
+def test_the_shipped_weights_play_without_pytorch() -> None:
+    code = (
+        "import sys; sys.modules['torch'] = None\n"  # any import of torch now fails
+        "import random, gouji\n"
+        "from gouji.bots import make_bot, play_deal\n"
+        "d = play_deal(gouji.Deal.new('qingdao', seed=5), [make_bot('learned')] * 6, random.Random(5))\n"
+        "assert d.is_over and len(d.places) == 6\n"
+        "assert 'torch' not in [m for m in sys.modules if sys.modules[m] is not None]\n"
+        "print('ok')\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "ok"
+
+
+def test_save_and_load_round_trip(tmp_path: Path) -> None:
+    rng = np.random.default_rng(0)
+    layers = [
+        (rng.normal(size=(STATE_SIZE + ACTION_SIZE, 8)).astype(np.float32), rng.normal(size=8).astype(np.float32)),
+        (rng.normal(size=(8, 1)).astype(np.float32), rng.normal(size=1).astype(np.float32)),
+    ]
+    net = QNet(layers, {"note": "test"})
+    net.save(tmp_path / "n.npz")
+    back = QNet.load(tmp_path / "n.npz")
+    s = rng.normal(size=STATE_SIZE).astype(np.float32)
+    a = rng.normal(size=(3, ACTION_SIZE)).astype(np.float32)
+    assert np.allclose(net.q(s, a), back.q(s, a)) and back.meta == {"note": "test"}
+    # the same as the plain formula
+    x = np.concatenate([np.repeat(s[None], 3, 0), a], 1)
+    ref = np.maximum(x @ layers[0][0] + layers[0][1], 0) @ layers[1][0] + layers[1][1]
+    assert np.allclose(net.q(s, a), ref[:, 0], atol=1e-4)
+
+
+def test_a_network_of_other_features_is_refused() -> None:
+    w = np.zeros((10, 4), np.float32), np.zeros(4, np.float32)
+    with pytest.raises(ValueError, match="trained on other features"):
+        QNet([w])
+
+
+@pytest.mark.parametrize("preset", gouji.PRESETS)
+def test_whole_deals_are_legal_on_every_preset(preset: str) -> None:
+    for seed in range(2):
+        deal = Deal.new(preset, seed=seed)
+        bots = [make_bot("learned" if s % 2 == seed % 2 else "heuristic") for s in range(6)]
+        rng = random.Random(seed)
+        while not deal.is_over:
+            s = deal.to_act
+            assert s is not None
+            legal = deal.legal_actions()
+            action = decide(bots[s], deal, rng)
+            assert action in legal
+            deal.act(action)
+        assert len(deal.places) == 6
+
+
+def test_a_huge_lead_set_is_never_scanned() -> None:
+    huge = "DDDDXXXX22222222AAAAAAKKKKKKQQQQQQJJJJJJ987653"
+    deal = Deal.from_hands([huge] + [FILLER] * 5, "qingdao", leader=0)
+    legal = deal.legal_actions()
+    assert len(legal) > 5_000
+    bot = LearnedBot()
+    action = bot.decide(deal.view(0), NoScan(legal), random.Random(0))
+    assert action in legal
+    cands = candidates(deal.view(0), NoScan(legal), None)
+    assert 5 <= len(cands) <= MAX_CANDIDATES and all(c in legal for c in cands)
+
+
+def test_decisions_do_not_depend_on_hidden_cards() -> None:
+    compared = 0
+    for seed in range(2):
+        base = Deal.new("qingdao", seed=seed)
+        hands = [base.hand(s) for s in range(6)]
+        for observer, (a, b) in ((0, (1, 3)), (3, (2, 5))):
+            one = Deal.from_hands(hands, "qingdao", leader=seed % 6)
+            two = Deal.from_hands(_swap(hands, a, b), "qingdao", leader=seed % 6)
+            bot = LearnedBot()
+            for _ in range(2000):
+                seat = one.to_act
+                if seat is None or two.to_act != seat:
+                    break
+                if seat == observer:
+                    v1, v2 = one.view(seat), two.view(seat)
+                    if v1 == v2:
+                        r = random.Random(0)
+                        assert bot.decide(v1, one.legal_actions(), r) == bot.decide(v2, two.legal_actions(), r)
+                        compared += 1
+                action = bot.decide(one.view(seat), one.legal_actions(), random.Random(0))
+                one.act(action)
+                if action not in two.legal_actions():
+                    break
+                two.act(action)
+    assert compared >= 10
