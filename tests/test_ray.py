@@ -85,5 +85,5 @@ def test_readme_example_runs(capsys: pytest.CaptureFixture[str]) -> None:
     out = capsys.readouterr().out.splitlines()
     rewards = {line.split()[0]: float(line.split()[1]) for line in out[:6]}
     assert sorted(rewards) == [f"seat_{s}" for s in range(6)] and sum(rewards.values()) == 0
-    assert out[6].startswith("167936 pass ")
+    assert out[6].startswith("167957 pass ")
     assert out[7].endswith(" ray")

@@ -3,8 +3,8 @@
 An agent chooses among integers; the engine among :data:`gouji.actions.Action` objects.  The catalogue is
 the bijection between them, with four segments in this order:
 
-1. **decisions** — the texts of :data:`DECISIONS` (``pass`` is index 0, ``yield`` 1, …, new setup decisions
-   appended at the end so that no index ever moves);
+1. **decisions** — :data:`DECISION_SLOTS` indices, the texts of :data:`DECISIONS` in the first of them
+   (``pass`` is index 0, ``yield`` 1, …; a new decision takes the next free slot, so no index ever moves);
 2. **returns** (还贡) — ``return <cards>`` for every multiset of 1 to :data:`MAX_RETURN` cards over the 15
    ranks: by size, then in the order of ``itertools.combinations_with_replacement(range(15), size)``
    (ranks as indices of ``3456789TJQKA2XD``);
@@ -15,8 +15,8 @@ the bijection between them, with four segments in this order:
 4. **burns** (烧牌) — the same layout again, ``burn <play>`` at the play's index plus the size of the plays
    segment.
 
-The sizes depend only on the deck's largest counts: 167,936 actions with 4 decks (82,025 play shapes),
-711,936 with 6 (354,025 shapes).  Some indices are never legal under a given deck (more 3s than a deck
+The sizes depend only on the deck's largest counts: 167,957 actions with 4 decks (82,025 play shapes),
+711,957 with 6 (354,025 shapes).  Some indices are never legal under a given deck (more 3s than a deck
 with 3s removed holds, for one); they still name a well-formed action.
 
 :meth:`Catalogue.mask` builds the action mask of a :class:`~gouji.actions.LegalActions` without listing
@@ -37,21 +37,11 @@ from ..actions import Action, Burn, Decision, InvalidAction, LegalActions, Retur
 from ..cards import ACE, BIG, NATURAL_RANKS, NUM_RANKS, SMALL, THREE, TWO, build_deck
 from ..plays import NO_RANK, Play
 from ..rules import RuleSet, resolve
+from .features import DECISIONS
 
-DECISIONS: tuple[str, ...] = (
-    "pass",
-    "yield",
-    "revolt",
-    "yaotou",
-    "wutou",
-    "declare",
-    "buy4",
-    "chongdian",
-    "selfopen",
-    "huiwu",
-    "giveback",
-)
-"""Decision texts in index order.  New decisions are only ever appended."""
+DECISION_SLOTS = 32
+"""Indices kept for decisions: :data:`DECISIONS` (from :mod:`gouji.env.features`, whose one-hot follows
+the same order) fills the first ones; a new decision takes the next slot and moves no other index."""
 
 MAX_RETURN = 4
 """The most cards a 还贡 return in the catalogue holds (the rules ask for 1 or 2: 落贡 is 2 or 1 cards)."""
@@ -79,7 +69,7 @@ class Catalogue:
         self._returns = returns
         self._return_index = {c: i for i, c in enumerate(returns)}
         self.decision_start = 0
-        self.return_start = len(DECISIONS)
+        self.return_start = DECISION_SLOTS
         self.play_start = self.return_start + len(returns)
         self.natural_size = NATURALS * K * T * X * D
         self.play_size = self.natural_size + T * X * D
@@ -135,10 +125,12 @@ class Catalogue:
         if not 0 <= i < self.size:
             raise IndexError(f"action index {index} is outside the catalogue (0 … {self.size - 1})")
         if i < self.return_start:
+            if i >= len(DECISIONS):
+                raise IndexError(f"action index {i} is a decision slot kept free for later decisions")
             try:
                 return parse_action(DECISIONS[i])
             except InvalidAction:
-                raise IndexError(f"action index {i} is the decision {DECISIONS[i]!r}, unknown to these rules") from None
+                raise IndexError(f"action index {i} is the decision {DECISIONS[i]!r}, unknown to the engine") from None
         if i < self.play_start:
             return Return(self._returns[i - self.return_start])
         if i < self.burn_start:
@@ -162,7 +154,7 @@ class Catalogue:
     def text(self, index: int) -> str:
         """The text of the action at ``index`` (``"pass"``, ``"return 65"``, ``"XX88"``, ``"burn KKK"``)."""
         i = int(index)
-        if 0 <= i < self.return_start:
+        if 0 <= i < len(DECISIONS):
             return DECISIONS[i]
         return str(self.action(i))
 
