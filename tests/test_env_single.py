@@ -45,7 +45,7 @@ def run_episode(e: SingleAgentEnv, seed: int) -> tuple[list[int], float]:
 
 @pytest.mark.parametrize("preset", ["qingdao", "heze"])
 def test_an_episode_pays_the_learners_team(preset: str) -> None:
-    e = SingleAgentEnv(preset, seat=3, opponents=["heuristic", "random", "heuristic", "random", "heuristic"])
+    e = SingleAgentEnv(preset, seat=3, opponents=["heuristic", "random", "learned", "random", "heuristic"])
     for seed in range(3):
         actions, total = run_episode(e, seed)
         deal = e.game.deal
