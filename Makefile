@@ -24,7 +24,7 @@ install: $(STAMP)
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]'
+	$(BIN)/python -m pip install -q -e '.[test,rl,train]'
 	rm -f $(VENV)/.installed-* && touch $(STAMP)
 
 lint:
@@ -35,12 +35,13 @@ typecheck:
 	$(BIN)/mypy
 
 unit:
-	$(BIN)/pytest -n 2 tests
+	$(BIN)/pytest -n 2 --dist loadgroup tests
 
-bench: $(STAMP)  ## speed of the engine against RLCard's DouDizhu, in one run
-	$(BIN)/python -m pip install -q -e '.[test,bench]'
+bench: $(STAMP)  ## speed of the engine and of the environment against RLCard's DouDizhu, in one run
+	$(BIN)/python -m pip install -q -e '.[test,rl,bench]'
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_bots.py
+	$(BIN)/python benchmarks/bench_env.py
 
 bench-bots: $(STAMP)  ## the heuristic bot's time per decision
 	$(BIN)/python benchmarks/bench_bots.py

@@ -248,6 +248,17 @@ class LegalActions(Sequence[Action]):
                     return True
         return a in self._explicit
 
+    @property
+    def explicit(self) -> Sequence[Action]:
+        """The actions listed one by one (answers, burns, decisions, 还贡 returns), in order."""
+        return self._explicit
+
+    @property
+    def blocks(self) -> Sequence[_Block]:
+        """The leads as blocks, after :attr:`explicit`: each every play ``rank×k + 2×t + X×x + D×d`` with
+        ``k0 <= k < k0 + kn``, ``t0 <= t < t0 + tn``, ``x < xn``, ``d < dn`` (``skip``: not the empty one)."""
+        return self._blocks
+
     def texts(self) -> list[str]:
         """Every action's text form."""
         return [str(a) for a in self]

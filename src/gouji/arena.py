@@ -28,14 +28,15 @@ import random
 import statistics
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass
+from functools import partial
 from typing import Any
 
 from rich.table import Table
 
 from .bots import make_bot, play_deal
 from .deal import SEATS, Deal, team
+from .distributed import workers
 from .rules import RuleSet, resolve
 from .scoring import team_points
 
@@ -174,6 +175,11 @@ def play_pairs(a: str, b: str, rules: RuleSet, seed: int, start: int, stop: int)
     return [play_pair(a, b, rules, seed, i) for i in range(start, stop)]
 
 
+def play_chunk(a: str, b: str, rules: RuleSet, seed: int, span: tuple[int, int]) -> list[PairResult]:
+    """:func:`play_pairs` over ``span = (start, stop)``: the worker function of :func:`run_arena`."""
+    return play_pairs(a, b, rules, seed, *span)
+
+
 # ---------------------------------------------------------------------------------------------- statistics
 
 
@@ -276,6 +282,9 @@ class ArenaResult:
     seconds: float
     """Wall-clock time of the play, worker processes' start included."""
     jobs: int
+    """Workers that played the pairs."""
+    backend: str = "serial"
+    """How they were spread: ``serial``, ``processes`` (``--jobs``) or ``ray`` (``--ray``)."""
 
     @property
     def deals(self) -> int:
@@ -301,7 +310,12 @@ class ArenaResult:
             "diverged": self.diverged,
             "voids": self.voids,
             "decisions": self.decisions,
-            "timing": {"seconds": self.seconds, "deals_per_second": self.deals_per_second, "jobs": self.jobs},
+            "timing": {
+                "seconds": self.seconds,
+                "deals_per_second": self.deals_per_second,
+                "jobs": self.jobs,
+                "backend": self.backend,
+            },
         }
         if with_pairs:
             d["pair_results"] = [
@@ -323,7 +337,14 @@ class ArenaResult:
 
 
 def summarize(
-    a: str, b: str, rules: str, seed: int, results: Sequence[PairResult], seconds: float, jobs: int
+    a: str,
+    b: str,
+    rules: str,
+    seed: int,
+    results: Sequence[PairResult],
+    seconds: float,
+    jobs: int,
+    backend: str = "serial",
 ) -> ArenaResult:
     """An :class:`ArenaResult` from the pairs' results, in pair order."""
     return ArenaResult(
@@ -341,6 +362,7 @@ def summarize(
         pair_results=tuple(results),
         seconds=seconds,
         jobs=jobs,
+        backend=backend,
     )
 
 
@@ -359,14 +381,17 @@ def run_arena(
     rules: RuleSet | str,
     pairs: int,
     seed: int,
-    jobs: int = 1,
+    jobs: int | None = 1,
     progress: Callable[[int], None] | None = None,
+    ray: str | None = None,
 ) -> ArenaResult:
     """Play ``pairs`` duplicate pairs of bot ``a`` against bot ``b`` (names in :data:`gouji.bots.BOTS`).
 
-    With ``jobs > 1`` the pairs are spread over that many processes, in chunks; the result is the same
-    whatever ``jobs`` is (bots registered at run time may not exist in the worker processes, where the
-    start method is not ``fork``).  ``progress`` is called with the number of pairs done so far.
+    With ``jobs > 1`` the pairs are spread over that many processes, in chunks; with ``ray`` (an address,
+    or :data:`gouji.distributed.LOCAL`) over ``jobs`` Ray actors (``None``: one per CPU of the cluster) —
+    see :mod:`gouji.distributed`.  The result is the same whatever ``jobs`` and ``ray`` are (bots
+    registered at run time may not exist in the workers, where the start method is not ``fork``).
+    ``progress`` is called with the number of pairs done so far.
     Raises ``ValueError`` for an unknown bot, rule preset, or a count below 1.
     """
     for name in (a, b):
@@ -374,35 +399,33 @@ def run_arena(
     rs = resolve(rules)  # an unknown preset is an UnknownRules, a ValueError
     if pairs < 1:
         raise ValueError(f"pairs must be at least 1, not {pairs}")
-    if jobs < 1:
+    if jobs is not None and jobs < 1:
         raise ValueError(f"jobs must be at least 1, not {jobs}")
+    if jobs is None and ray is None:
+        jobs = 1
     start = time.perf_counter()
     results: list[PairResult] = []
-    if jobs == 1:
+    if jobs == 1 and ray is None:
         for i in range(pairs):
             results.append(play_pair(a, b, rs, seed, i))
             if progress is not None:
                 progress(i + 1)
+        kind = "serial"
     else:
-        done: dict[int, list[PairResult]] = {}
-        ranges = chunks(pairs, jobs)
-        with ProcessPoolExecutor(max_workers=min(jobs, len(ranges))) as pool:
-            futures = {pool.submit(play_pairs, a, b, rs, seed, lo, hi): lo for lo, hi in ranges}
-            finished = 0
-            try:
-                for future in as_completed(futures):
-                    chunk = future.result()
-                    done[futures[future]] = chunk
-                    finished += len(chunk)
-                    if progress is not None:
-                        progress(finished)
-            except BaseException:
-                pool.shutdown(cancel_futures=True)  # an error (or ^C): do not wait for the rest of the run
-                raise
-        for lo in sorted(done):
-            results.extend(done[lo])
+        finished = 0
+
+        def arrived(_: int, chunk: list[PairResult]) -> None:
+            nonlocal finished
+            finished += len(chunk)
+            if progress is not None:
+                progress(finished)
+
+        with workers(jobs, ray) as pool:
+            jobs, kind = pool.size, pool.kind
+            for chunk in pool.map(partial(play_chunk, a, b, rs, seed), chunks(pairs, jobs), arrived):
+                results.extend(chunk)
     seconds = time.perf_counter() - start
-    return summarize(a, b, rs.name, seed, results, seconds, jobs)
+    return summarize(a, b, rs.name, seed, results, seconds, jobs, kind)
 
 
 # ---------------------------------------------------------------------------------------------- report

@@ -1,0 +1,156 @@
+"""Gouji as a PettingZoo AEC environment: ``gouji.env.env(rules="qingdao", seed=…)``.
+
+Six agents ``seat_0`` … ``seat_5`` (teams: even seats against odd ones).  The agent to act is the deal's
+:attr:`~gouji.Deal.to_act` — every decision of a deal: the setup decisions (还贡, buying a 4, revolution,
+要头/无头, 宣点 …), plays, passes, yields and burn offers.  The same agent may act several times in a row.
+
+- ``observe(agent)`` is ``{"observation": float32[STATE_SIZE], "action_mask": int8[catalogue size]}``, the
+  observation from ``Deal.view(seat)`` alone (:mod:`gouji.env.features`), the mask all zeros for an agent
+  that is not to act.
+- ``action_space(agent)`` is ``Discrete(catalogue size)``: an action is an index of the
+  :mod:`~gouji.env.catalogue`; one not in the mask raises :class:`gouji.IllegalAction` and changes nothing.
+- Rewards come at the end of each deal (see :mod:`gouji.env.core`): the seat's team's points, zero-sum
+  across the teams.  The episode is one deal, or with ``episode="set"`` one set of deals with tribute
+  carried between them (a reward after each deal).
+- ``reset(seed=…)`` deals from the seed; ``reset(options={"deal": deal})`` starts from a given
+  :class:`gouji.Deal` (scripted positions, tests).  Other option keys are ignored.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, ClassVar
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv  # type: ignore[import-untyped]
+from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+
+from ..deal import SEATS
+from ..rules import RuleSet
+from . import features
+from .core import Episode, Observation, new_seed
+
+AGENTS = tuple(f"seat_{s}" for s in range(SEATS))
+
+
+def observation_space(size: int) -> spaces.Dict:
+    """The observation space of every agent, for a catalogue of ``size`` actions."""
+    return spaces.Dict(
+        {
+            "observation": spaces.Box(-np.inf, np.inf, shape=(features.STATE_SIZE,), dtype=np.float32),
+            "action_mask": spaces.Box(0, 1, shape=(size,), dtype=np.int8),
+        }
+    )
+
+
+class GoujiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
+    """The raw AEC environment (:func:`raw_env`); :func:`env` adds PettingZoo's order checks."""
+
+    metadata: ClassVar[dict[str, Any]] = {
+        "name": "gouji_v0",
+        "render_modes": ["ansi", "human"],
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self,
+        rules: RuleSet | str | None = "qingdao",
+        seed: int | None = None,
+        episode: str = "deal",
+        set_length: int | None = None,
+        render_mode: str | None = None,
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']} or None")
+        self.render_mode = render_mode
+        self.game = Episode(rules, episode, set_length)
+        self.rules = self.game.rules
+        self.possible_agents = list(AGENTS)
+        size = self.game.catalogue.size
+        self.observation_spaces = {a: observation_space(size) for a in AGENTS}
+        self.action_spaces = {a: spaces.Discrete(size) for a in AGENTS}
+        self._rng = random.Random(seed)
+        self.agents: list[str] = []
+
+    def observation_space(self, agent: str) -> spaces.Space[Any]:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space[Any]:
+        return self.action_spaces[agent]
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        rng = random.Random(seed) if seed is not None else self._rng
+        state = rng.getstate()
+        try:
+            self.game.start(new_seed(rng), (options or {}).get("deal"))
+        except ValueError:
+            rng.setstate(state)  # a bad option changes nothing
+            raise
+        self._rng = rng
+        self.agents = list(AGENTS)
+        self.rewards = {a: 0.0 for a in AGENTS}
+        self._cumulative_rewards = {a: 0.0 for a in AGENTS}
+        self.terminations = {a: False for a in AGENTS}
+        self.truncations = {a: False for a in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in AGENTS}
+        self._select()
+
+    def _select(self) -> None:
+        seat = self.game.to_act
+        if seat is not None:
+            self.agent_selection = AGENTS[seat]
+        else:  # the episode is over: every agent leaves, in seat order
+            for a in self.agents:
+                self.terminations[a] = True
+            self.agent_selection = self.agents[0]
+
+    def observe(self, agent: str) -> Observation:
+        return self.game.observe(AGENTS.index(agent))
+
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        if action is None:
+            raise ValueError(f"{agent} is to act: None is the action of an agent that is done")
+        rewards = self.game.step(action)  # an illegal action raises here and changes nothing
+        self._cumulative_rewards[agent] = 0.0
+        self._clear_rewards()
+        if rewards is not None:
+            for s, r in enumerate(rewards):
+                self.rewards[AGENTS[s]] = r
+        self._accumulate_rewards()
+        self._select()
+        if self.render_mode == "human":
+            self.render()
+
+    def render(self) -> str | None:
+        """The public state: the seat to act, the top play and each seat's status and visible count."""
+        view = self.game.deal.view(None, log=False)
+        lines = [f"{self.rules.name}: {view['phase']}, seat {view['to_act']} to act, top {view['top'] or '—'}"]
+        for p in view["players"]:
+            cards = "?" if p["cards"] is None else p["cards"]
+            lines.append(f"  seat_{p['seat']}: {p['status']}, {cards} cards")
+        text = "\n".join(lines)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        """Nothing to release."""
+
+
+def raw_env(rules: RuleSet | str | None = "qingdao", **options: Any) -> GoujiEnv:
+    """The AEC environment without wrappers; ``options``: ``seed``, ``episode`` ("deal" or "set"),
+    ``set_length``, ``render_mode`` ("ansi" or "human")."""
+    return GoujiEnv(rules, **options)
+
+
+def env(rules: RuleSet | str | None = "qingdao", **options: Any) -> Any:
+    """The AEC environment wrapped in PettingZoo's order-enforcing checks (the usual entry point);
+    ``options`` are :func:`raw_env`'s."""
+    return wrappers.OrderEnforcingWrapper(raw_env(rules, **options))

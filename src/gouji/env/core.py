@@ -1,0 +1,158 @@
+"""What every environment shares: an episode (one deal, or one set of deals), observations and rewards.
+
+Numpy only — the PettingZoo and Gymnasium classes (:mod:`gouji.env.aec`, :mod:`gouji.env.single`) wrap an
+:class:`Episode` in their APIs.
+
+- **Observations** are built from ``Deal.view(seat)`` alone (:func:`gouji.env.features.encode_state`),
+  never from the deal's hidden state; the action mask comes from the seat's legal actions (which depend
+  on its own hand and public facts only) through the :mod:`~gouji.env.catalogue`, and is all zeros for a
+  seat that is not to act.
+- **Rewards** come at the end of each deal: every seat gets its team's points for the deal (place points
+  and sweeps under ``set`` scoring, small points under ``tournament``) less the mean of the two teams'
+  points, so the two teams' rewards are opposite (zero-sum).  Under ``set`` scoring the mean is 0 and the
+  reward is the team's place points.
+- **Episodes** are one deal (``episode="deal"``) or one set (``episode="set"``, :class:`gouji.match.Match`:
+  ``set_length`` deals with tribute carried from each deal to the next, a reward at the end of each).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any, Literal
+
+import numpy as np
+
+from ..deal import SEATS, Deal, IllegalAction, team
+from ..match import Match
+from ..rules import RuleSet, resolve
+from ..scoring import place_scores, team_points
+from . import features
+from .catalogue import Catalogue, catalogue
+
+EpisodeKind = Literal["deal", "set"]
+EPISODES: tuple[str, ...] = ("deal", "set")
+
+Observation = dict[str, np.ndarray[Any, Any]]
+
+
+def deal_rewards(deal: Deal) -> list[float]:
+    """Each seat's reward for a finished deal: its team's points less the mean of both teams' points."""
+    points = team_points(deal)
+    mean = (points[0] + points[1]) / 2
+    return [float(points[team(s)] - mean) for s in range(SEATS)]
+
+
+def worst_reward(rules: RuleSet) -> float:
+    """The lowest reward a deal can give under ``rules`` (a sweep lost, or the three lowest places)."""
+    scores = sorted(place_scores(rules))
+    worst = (sum(scores[:3]) - sum(scores[3:])) / 2
+    if rules.scoring == "set":
+        worst = min(worst, -3.0 * rules.sweep_points)
+    return float(worst)
+
+
+def new_seed(rng: random.Random) -> int:
+    """A deal or set seed drawn from an environment's generator."""
+    return rng.randrange(2**63)
+
+
+class Episode:
+    """One episode of Gouji: a deal or a set, stepped with catalogue indices."""
+
+    def __init__(self, rules: RuleSet | str | None = "qingdao", episode: str = "deal", set_length: int | None = None):
+        self.rules = resolve(rules)
+        if episode not in EPISODES:
+            raise ValueError(f"episode must be 'deal' or 'set', not {episode!r}")
+        if set_length is not None and (episode != "set" or set_length < 1):
+            raise ValueError("set_length is for episode='set', and at least 1")
+        self.kind = episode
+        self.set_length = set_length
+        self.catalogue: Catalogue = catalogue(self.rules)
+        self.match: Match | None = None
+        self.deal: Deal = Deal.new(self.rules, seed=0)
+        self.deals_done = 0
+        self._log_deal: Deal | None = None
+        self._logs: list[list[dict[str, Any]]] = []
+
+    def start(self, seed: int | str, deal: Deal | None = None) -> None:
+        """Start a new episode from ``seed`` (or, for a one-deal episode, from the given ``deal``).
+        A bad ``deal`` raises ``ValueError`` and leaves the episode as it was."""
+        if deal is not None:
+            if self.kind == "set":
+                raise ValueError("a set episode deals its own deals: the 'deal' option is for episode='deal'")
+            if not isinstance(deal, Deal):
+                raise ValueError(f"the 'deal' option must be a gouji.Deal, not {type(deal).__name__}")
+            if deal.rules != self.rules:
+                raise ValueError(f"the deal plays {deal.rules.name} rules, the environment {self.rules.name}")
+        self.deals_done = 0
+        if self.kind == "set":
+            self.match = Match(self.rules, seed=seed, set_length=self.set_length)
+            self.deal = self.match.current
+        else:
+            self.match = None
+            self.deal = deal if deal is not None else Deal.new(self.rules, seed=seed)
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to decide, or None once the episode is over."""
+        return self.deal.to_act
+
+    @property
+    def is_over(self) -> bool:
+        return self.match.is_over if self.match is not None else self.deal.is_over
+
+    def view(self, seat: int) -> dict[str, Any]:
+        """``Deal.view(seat)`` of the current deal, the same data, its log kept up to date event by event
+        (:meth:`Deal.public_event` of each new event) instead of rebuilt from the first event each time."""
+        deal = self.deal
+        if deal is not self._log_deal:
+            self._log_deal = deal
+            self._logs = [[] for _ in range(SEATS)]
+        log = self._logs[seat]
+        events = deal.events
+        if len(log) < len(events):
+            public = Deal.public_event
+            log.extend([public(e, seat) for e in events[len(log) :]])
+        v = deal.view(seat, log=False)
+        v["log"] = list(log)
+        return v
+
+    def observe(self, seat: int) -> Observation:
+        """Seat ``seat``'s observation: its encoded view and its action mask (zeros when not to act)."""
+        deal = self.deal
+        obs = features.encode_state(self.view(seat))
+        if deal.to_act == seat:
+            mask = self.catalogue.mask(deal.legal_actions())
+        else:
+            mask = np.zeros(self.catalogue.size, dtype=np.int8)
+        return {"observation": obs, "action_mask": mask}
+
+    def step(self, index: int | np.integer[Any]) -> list[float] | None:
+        """Take the action at catalogue ``index`` for the seat to act; returns the rewards by seat when a
+        deal ended with it, else None.  An index that is not a legal action raises
+        :class:`~gouji.IllegalAction` (a ``ValueError``) saying why, and changes nothing."""
+        deal = self.deal
+        seat = deal.to_act
+        if seat is None:
+            raise IllegalAction("the episode is over: nobody can act")
+        try:
+            i = int(index)
+        except (TypeError, ValueError):
+            raise IllegalAction(f"an action is a catalogue index (an int), not {index!r}") from None
+        try:
+            action = self.catalogue.action(i)
+        except IndexError as e:
+            raise IllegalAction(f"seat {seat} cannot take action {i}: {e}") from None
+        try:
+            if self.match is not None:
+                self.match.act(action, seat=seat)
+            else:
+                deal.act(action, seat=seat)
+        except IllegalAction as e:
+            raise IllegalAction(f"action {i} ({action}) is not legal: {e}") from None
+        if not deal.is_over:
+            return None
+        self.deals_done += 1
+        if self.match is not None:
+            self.deal = self.match.current
+        return deal_rewards(deal)
