@@ -38,7 +38,7 @@ unit:
 	$(BIN)/pytest -n 2 --dist loadgroup tests
 
 bench: $(STAMP)  ## speed of the engine and of the environment against RLCard's DouDizhu, in one run
-	$(BIN)/python -m pip install -q -e '.[test,rl,bench]'
+	$(BIN)/python -m pip install -q -e '.[test,rl,train,bench]'
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_bots.py
 	$(BIN)/python benchmarks/bench_env.py
