@@ -1,8 +1,12 @@
-"""One deal of Gouji: the setup phases, rounds, burning, 闷, 开点, places — every rule of RULES.md 1–11.
+"""One deal of Gouji: rounds, burning, 闷, 开点 and places (rule book §5–§11); the before-play phases
+are in :mod:`gouji.setup`.
 
 A :class:`Deal` has the surface of an OpenSpiel state: :attr:`Deal.to_act`, :meth:`Deal.legal_actions`,
 :meth:`Deal.act`, :attr:`Deal.is_over`, :meth:`Deal.view` for what one seat may know, and
 :attr:`Deal.events`, the log from which :meth:`Deal.replay` rebuilds the identical deal.
+
+The state of play is the deal's public facts (who is out, who opened …), the :class:`Round` in progress
+and the :class:`BurnInProgress`, if any.
 
 Who is asked to act depends on public information only: a seat is asked whenever the rules let it act
 (answer, burn, revolt …), even when its hand holds no play that could — its only action is then
@@ -17,12 +21,7 @@ from typing import Any
 
 from . import cards as C
 from .actions import (
-    BUY_FOUR,
-    DECLARE,
     PASS,
-    REVOLT,
-    WUTOU,
-    YAOTOU,
     YIELD,
     Action,
     Burn,
@@ -34,45 +33,118 @@ from .actions import (
 )
 from .plays import Play, beats, responses
 from .rules import RuleSet, resolve
+from .setup import BUY_FOUR_PHASE as SETUP_BUY_FOUR
+from .setup import REVOLUTION as SETUP_REVOLUTION
+from .setup import TRIBUTE_RETURN as SETUP_TRIBUTE_RETURN
+from .setup import XUANDIAN as SETUP_XUANDIAN
+from .setup import YAOTOU_PHASE as SETUP_YAOTOU
+from .setup import Setup
+from .table import (
+    FAILED_BURN,
+    IN_PLAY,
+    OUT,
+    PLACE_NAMES,
+    PLACE_NAMES_EN,
+    REVOLTED,
+    SEATS,
+    SMOTHERED,
+    opposite,
+    team,
+)
 from .tribute import Payment
 
-SEATS = 6
-PLACE_NAMES = ("头科", "二科", "三科", "四科", "二落", "大落")
-PLACE_NAMES_EN = ("first", "second", "third", "fourth", "fifth", "last")
-
-# Phases
-SETUP_TRIBUTE_RETURN = "tribute_return"
-SETUP_BUY_FOUR = "buy_four"
-SETUP_REVOLUTION = "revolution"
-SETUP_YAOTOU = "yaotou"
-SETUP_XUANDIAN = "xuandian"
 PLAY = "play"
 OVER = "over"
 
-# Seat status
-IN_PLAY = "in_play"
-OUT = "out"  # 走科: went out
-SMOTHERED = "smothered"  # 闷
-FAILED_BURN = "failed_burn"  # 诈烧 / 烧失败
-REVOLTED = "revolted"  # 革命
+__all__ = [
+    "FAILED_BURN",
+    "IN_PLAY",
+    "OUT",
+    "OVER",
+    "PLACE_NAMES",
+    "PLACE_NAMES_EN",
+    "PLAY",
+    "REVOLTED",
+    "SEATS",
+    "SETUP_BUY_FOUR",
+    "SETUP_REVOLUTION",
+    "SETUP_TRIBUTE_RETURN",
+    "SETUP_XUANDIAN",
+    "SETUP_YAOTOU",
+    "SMOTHERED",
+    "BurnInProgress",
+    "Deal",
+    "IllegalAction",
+    "Round",
+    "opposite",
+    "team",
+]
 
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says why.  The deal is left unchanged."""
 
 
-def opposite(seat: int) -> int:
-    """对头: the seat across the table, always an opponent."""
-    return (seat + 3) % SEATS
-
-
-def team(seat: int) -> int:
-    """Team 0 is seats 0, 2, 4; team 1 is seats 1, 3, 5."""
-    return seat % 2
-
-
 def _only_threes(hand: Sequence[int]) -> bool:
     return hand[C.THREE] > 0 and sum(hand) == hand[C.THREE]
+
+
+class Round:
+    """One round (一轮, rule book §5.2) in progress: the top play, who passed, a burn offer, a yield."""
+
+    __slots__ = (
+        "after_yield",
+        "burn_offers",
+        "passed",
+        "passed_top",
+        "protected",
+        "top",
+        "top_seat",
+        "yield_left",
+        "yielder",
+    )
+
+    def __init__(self) -> None:
+        self.top: Play | None = None
+        """The play to beat; None while the leader has not led."""
+        self.top_seat = -1
+        self.passed = 0
+        """Seats (bits) that passed in this round: they may not play again in it (but answer their 对头)."""
+        self.passed_top = 0
+        """Seats (bits) that passed on the current top play."""
+        self.burn_offers: list[int] = []
+        """Seats still to be offered a burn of the top play, in priority order."""
+        self.yielder = -1
+        """The seat that yielded (让牌) on the top play, while the seats it let in decide."""
+        self.yield_left: list[int] = []
+        """The seats let in by the yield that have not yet decided."""
+        self.after_yield = False
+        """The top play was made by the yielder after yielding: only its 对头 may answer."""
+        self.protected = False
+        """The top play is a 要头-protected gouji play: only a burn can beat it."""
+
+
+class BurnInProgress:
+    """A burn (烧牌, rule book §6) from its burning play until it succeeds, breaks, fails or is countered."""
+
+    __slots__ = ("burned", "burner", "level", "play")
+
+    def __init__(self, burner: int, burned: int, level: int, play: Play) -> None:
+        self.burner = burner
+        self.burned = burned
+        self.level = level
+        """1 for a burn, one more for each counter-burn of a burn (烧贡 doubles)."""
+        self.play = play
+
+    def record(self, result: str) -> dict[str, Any]:
+        """The burn as the deal's result lists it."""
+        return {
+            "burner": self.burner,
+            "burned": self.burned,
+            "level": self.level,
+            "play": str(self.play),
+            "result": result,
+        }
 
 
 class Deal:
@@ -93,11 +165,11 @@ class Deal:
         self.in_play = [True] * SEATS
         self.events: list[dict[str, Any]] = []
         self.phase = PLAY
-        self._queue: list[int] = []
+        self.setup: Setup | None = None
+        """The before-play phases, while they run (None for a deal straight into play)."""
         self._rng: random.Random | None = None
         self.tribute: list[Payment] = []
         self.tribute_paid: list[dict[str, Any]] = []
-        self._returns: list[tuple[int, int, int]] = []  # (receiver, payer, cards) of 还贡 still to choose
         # public facts the next layers need
         self.out_order: list[int] = []
         self.smothered: list[tuple[int, int]] = []  # (smothered seat, the seat that beat them)
@@ -113,20 +185,11 @@ class Deal:
         self.buys: list[dict[str, Any]] = []
         self.places: list[int] | None = None
         self.sweep: int | None = None
-        # round state
+        # the state of play
         self.ffa = False
-        self.top: Play | None = None
-        self.top_seat = -1
-        self._passed = 0  # seats that passed in this round (bits)
-        self._passed_top = 0  # seats that passed on the current top play (bits)
-        self._burn_queue: list[int] = []
-        self._yielder = -1
-        self._yield_left: list[int] = []
-        self._after_yield = False
-        self._protected = False
-        self._pending_open = -1
-        self.burner = -1
-        self._burn: dict[str, Any] | None = None
+        self.round = Round()
+        self.burn: BurnInProgress | None = None
+        self._pending_open = -1  # the seat whose standing pure gouji play opens if its next lead is 4s
         self.to_act: int | None = None
         self._last_actor = leader
         self._legal: LegalActions | None = None
@@ -171,7 +234,7 @@ class Deal:
         if setup:
             deal._rng = random.Random(seed)
             deal._deck = tuple(sum(h[r] for h in counts) for r in range(C.NUM_RANKS))
-            deal._setup()
+            deal._run_setup()
         else:
             deal._start_play()
         return deal
@@ -214,7 +277,7 @@ class Deal:
                 "tribute": [p.to_dict() for p in deal.tribute],
             }
         )
-        deal._setup()
+        deal._run_setup()
         return deal
 
     _deck: C.Counts = C.EMPTY
@@ -332,232 +395,42 @@ class Deal:
         if self.phase == PLAY:
             self._act_play(s, a)
         else:
-            self._act_setup(s, a)
+            assert self.setup is not None
+            self.setup.act(s, a)
 
-    # ------------------------------------------------------------------ setup phases
+    @property
+    def top(self) -> Play | None:
+        """The play to beat in the round in progress (None when the leader is to lead)."""
+        return self.round.top
 
-    def _setup(self) -> None:
-        if self.tribute:
-            self._pay_tribute()
-            if self._returns:
-                self.phase = SETUP_TRIBUTE_RETURN
-                self._queue = [receiver for receiver, _, _ in self._returns]
-                self._next_setup()
-                return
-        self._buying()
+    @property
+    def top_seat(self) -> int:
+        """Who made :attr:`top` (-1 when there is none)."""
+        return self.round.top_seat
 
-    def _pay_tribute(self) -> None:
-        """进贡: each payment in order, the payer's highest joker or 2 one card at a time; never a card
-        received in this phase (吃了不吐); 抗贡 where the rules have it."""
-        hands = self.hands
-        received = [[0] * C.NUM_RANKS for _ in range(SEATS)]
-        exempt: set[int] = set()
-        if self.rules.kanggong:
-            for s in range(SEATS):
-                if hands[s][C.BIG] >= 4:
-                    exempt |= {s, (s + 2) % SEATS, (s + 4) % SEATS}
-                if hands[s][C.SMALL] >= 4:
-                    exempt.add(s)
-        for p in self.tribute:
-            paid: list[str] = []
-            if p.payer not in exempt:
-                for _ in range(p.cards):
-                    hand, got = hands[p.payer], received[p.payer]
-                    card = next((r for r in (C.BIG, C.SMALL, C.TWO) if hand[r] > got[r]), None)
-                    if card is None:
-                        break
-                    hand[card] -= 1
-                    hands[p.receiver][card] += 1
-                    received[p.receiver][card] += 1
-                    paid.append(C.RANKS[card])
-            rec = {
-                "type": "tribute",
-                "kind": p.kind,
-                "from": p.payer,
-                "to": p.receiver,
-                "owed": p.cards,
-                "cards": "".join(paid),
-                "exempt": p.payer in exempt,
-            }
-            self.tribute_paid.append(rec)
-            self.events.append(rec)
-            if p.returned and paid and not self.rules.no_return:
-                self._returns.append((p.receiver, p.payer, len(paid)))
+    @property
+    def burner(self) -> int:
+        """The seat burning now (-1 when no burn is in progress)."""
+        burn = self.burn
+        return burn.burner if burn is not None else -1
 
-    def _buying(self) -> None:
-        r = self.rules
-        order = [(self.first_leader + i) % SEATS for i in range(SEATS)]
-        if r.bie_san:
-            for s in order:
-                if self.hands[s][C.THREE] == 0:
-                    self._buy(s, C.THREE)
-        if r.buy_four:
-            lacking = [s for s in order if self.in_play[s] and self.hands[s][C.FOUR] == 0]
-            if r.buy_four_optional:
-                # every seat is asked, so the order of turns does not tell who holds no 4
-                self._queue = [s for s in order if self.in_play[s]]
-                self.phase = SETUP_BUY_FOUR
-            else:
-                for s in lacking:
-                    self._buy(s, C.FOUR)
-        if self._void_if_needed():
-            return
-        if self.phase == PLAY:
-            self._after_buying()
-        else:
-            self._next_setup()
+    # ------------------------------------------------------------------ before play
 
-    def _after_buying(self) -> None:
-        if self.rules.revolution:
-            self.phase = SETUP_REVOLUTION
-            self._queue = [
-                (self.first_leader + i) % SEATS for i in range(SEATS) if self.in_play[(self.first_leader + i) % SEATS]
-            ]
-        else:
-            self._after_revolution()
-            return
-        self._next_setup()
+    def _run_setup(self) -> None:
+        self.setup = Setup(self)
+        self.setup.advance()
 
-    def _after_revolution(self) -> None:
-        self._queue = [opposite(s) for s in self.revolted if self.in_play[opposite(s)]]
-        if self._queue:
-            self.phase = SETUP_YAOTOU
-            self._next_setup()
-            return
-        self._after_yaotou()
-
-    def _after_yaotou(self) -> None:
-        if self.rules.xuandian:
-            self.phase = SETUP_XUANDIAN
-            skip = set(self.revolted) | {opposite(s) for s in self.revolted}
-            self._queue = [
-                (self.first_leader + i) % SEATS for i in range(SEATS) if (self.first_leader + i) % SEATS not in skip
-            ]
-            self._next_setup()
-            return
-        self._start_play()
-
-    def _next_setup(self) -> None:
-        """Hand the turn to the next seat of the current setup phase, or move to the next phase."""
-        self._legal = None
-        if self._queue:
-            self.to_act = self._queue[0]
-            return
-        phase = self.phase
-        if phase == SETUP_TRIBUTE_RETURN:
-            self.phase = PLAY
-            self._buying()
-        elif phase == SETUP_BUY_FOUR:
-            self.phase = PLAY
-            self._after_buying()
-        elif phase == SETUP_REVOLUTION:
-            self._after_revolution()
-        elif phase == SETUP_YAOTOU:
-            self._after_yaotou()
-        else:
-            self._start_play()
-
-    def _act_setup(self, s: int, a: Action) -> None:
-        self._queue.pop(0)
-        if isinstance(a, Return):
-            _, payer, _ = self._returns.pop(0)
-            for r, n in enumerate(a.counts):
-                self.hands[s][r] -= n
-                self.hands[payer][r] += n
-            self.events.append({"type": "tribute_return", "from": s, "to": payer, "cards": C.format_counts(a.counts)})
-        elif a is BUY_FOUR:
-            self._buy(s, C.FOUR)
-        elif a is REVOLT:
-            self._revolt(s)
-            if self._void_if_needed():
-                return
-        elif a is YAOTOU or a is WUTOU:
-            self.yaotou_choice[s] = str(a)
-            self.yaotou_left[s] = self.rules.yaotou_limit if a is YAOTOU else 0
-        elif a is DECLARE:
-            self.declared[s] = True
-        self._next_setup()
-
-    def _revolt(self, s: int) -> None:
-        self.revolted.append(s)
-        self.status[s] = REVOLTED
-        self.in_play[s] = False
-        self.revealed[s] = self.hand(s)
-        self.events.append({"type": "revolution", "seat": s, "hand": self.hand(s)})
-
-    def _void_if_needed(self) -> bool:
-        """Two or more revolutions void the deal (流局): deal again from the same generator."""
-        if len(self.revolted) < 2:
-            return False
-        rng = self._rng
-        assert rng is not None, "revolutions only happen in deals with setup phases"
-        hands = C.deal_hands(self._deck, SEATS, self.first_leader, rng)
-        self.events.append(
-            {"type": "void", "revolted": list(self.revolted), "hands": [C.format_counts(h) for h in hands]}
-        )
-        keep_events = self.events
-        keep_decisions = self.decisions
-        tribute = self.tribute
+    def _redeal(self, hands: Sequence[Sequence[int]]) -> None:
+        """Start the deal over with new hands (a void deal dealt again), keeping its log and its setup."""
+        keep = (self.events, self.decisions, self.tribute, self._rng, self.setup)
         self.__init__(self.rules, hands, self.first_leader)  # type: ignore[misc]
-        self.tribute = tribute
-        self._rng = rng
-        self.events = keep_events
-        self.decisions = keep_decisions
-        self._setup()
-        return True
-
-    def _buy(self, s: int, rank: int) -> None:
-        """买三 / 买四: get one card of ``rank`` for seat ``s``, paying a 2 (else X, else D) to an opponent."""
-        hands = self.hands
-        hand = hands[s]
-        money = next((m for m in (C.TWO, C.SMALL, C.BIG) if hand[m]), None)
-        opp = opposite(s)
-        sellers = [opp, (opp + 2) % SEATS, (opp + 4) % SEATS]
-        givers = [(s + 2) % SEATS, (s + 4) % SEATS]
-
-        def spare(seat: int) -> bool:
-            return self.in_play[seat] and hands[seat][rank] >= 2
-
-        seller = next((x for x in sellers if spare(x)), None) if money is not None else None
-        if seller is not None:
-            assert money is not None
-            hand[money] -= 1
-            hands[seller][money] += 1
-            self._transfer(seller, s, rank, paid=money, kind="buy")
-            return
-        giver = next((x for x in givers if spare(x)), None)
-        if giver is not None:
-            self._transfer(giver, s, rank, paid=None, kind="give")
-            return
-        if rank == C.THREE and self.rules.no_three == "revolt" and self.rules.revolution:
-            self._revolt(s)
-            return
-        if self.rules.no_three == "free" or rank == C.THREE:
-            seller = next((x for x in sellers + givers if spare(x)), None)
-            if seller is not None:
-                self._transfer(seller, s, rank, paid=None, kind="free")
-                return
-        self.events.append({"type": "buy", "seat": s, "rank": C.RANKS[rank], "from": None, "paid": None})
-
-    def _transfer(self, frm: int, to: int, rank: int, paid: int | None, kind: str) -> None:
-        self.hands[frm][rank] -= 1
-        self.hands[to][rank] += 1
-        rec = {
-            "type": "buy",
-            "kind": kind,
-            "seat": to,
-            "rank": C.RANKS[rank],
-            "from": frm,
-            "paid": C.RANKS[paid] if paid is not None else None,
-        }
-        self.buys.append(rec)
-        self.events.append(rec)
+        self.events, self.decisions, self.tribute, self._rng, self.setup = keep
 
     # ------------------------------------------------------------------ rounds
 
     def _start_play(self) -> None:
         self.phase = PLAY
-        self._queue = []
+        self.setup = None
         self._check_ffa()
         if self._check_over():
             return
@@ -568,60 +441,57 @@ class Deal:
         self._new_round(lead)
 
     def _new_round(self, leader: int) -> None:
-        self.top = None
-        self.top_seat = -1
-        self._passed = 0
-        self._passed_top = 0
-        self._burn_queue = []
-        self._yielder = -1
-        self._yield_left = []
-        self._after_yield = False
-        self._protected = False
+        self.round = Round()
         self.to_act = leader
         self._legal = None
 
     def _act_play(self, s: int, a: Action) -> None:
+        rd = self.round
         if a is PASS:
-            if self._burn_queue:
-                self._burn_queue.pop(0)
+            if rd.burn_offers:
+                rd.burn_offers.pop(0)
                 self._after_burn_offer()
             else:
                 self._pass(s)
         elif a is YIELD:
             self._yield(s)
         elif isinstance(a, Burn):
-            self._burn_queue = []
+            rd.burn_offers = []
             self._play(s, a.play, burn=True)
         else:
             assert isinstance(a, Play)
             self._play(s, a, burn=False)
 
     def _pass(self, s: int) -> None:
+        rd = self.round
         bit = 1 << s
-        self._passed |= bit
-        self._passed_top |= bit
-        if s in self._yield_left:
-            self._yield_left.remove(s)
-            if not self._yield_left:
-                self.to_act = self._yielder  # the yielder now plays or passes
+        rd.passed |= bit
+        rd.passed_top |= bit
+        if s in rd.yield_left:
+            rd.yield_left.remove(s)
+            if not rd.yield_left:
+                self.to_act = rd.yielder  # the yielder now plays or passes
                 return
-            self.to_act = self._yield_left[0]
+            self.to_act = rd.yield_left[0]
             return
-        if s == self._yielder:
-            self._yielder = -1
+        if s == rd.yielder:
+            rd.yielder = -1
         self._advance((s + 1) % SEATS)
 
     def _yield(self, s: int) -> None:
-        self._yielder = s
-        self._yield_left = [c for c in ((s + 1) % SEATS, (s + 2) % SEATS) if self._may_respond_plain(c)]
+        rd = self.round
+        rd.yielder = s
+        rd.yield_left = [c for c in ((s + 1) % SEATS, (s + 2) % SEATS) if self._may_respond_plain(c)]
         self.events.append({"type": "yield", "seat": s})
-        self.to_act = self._yield_left[0]
+        self.to_act = rd.yield_left[0]
 
     def _may_respond_plain(self, c: int) -> bool:
-        return self.in_play[c] and c != self.top_seat and not (self._passed >> c) & 1
+        rd = self.round
+        return self.in_play[c] and c != rd.top_seat and not (rd.passed >> c) & 1
 
     def _play(self, s: int, play: Play, burn: bool) -> None:
         rules = self.rules
+        rd = self.round
         hand = self.hands[s]
         played = self._played
         for r, n in enumerate(play.counts):
@@ -629,25 +499,24 @@ class Deal:
                 hand[r] -= n
                 played[r] += n
         empty = not any(hand)
-        prev, prev_seat = self.top, self.top_seat
+        prev, prev_seat = rd.top, rd.top_seat
         leading = prev is None
 
         # the burn in progress, if any
         failed = False
-        burn_rec = self._burn
-        if burn_rec is not None:
-            if s == self.burner:
+        current = self.burn
+        if current is not None:
+            if s == current.burner:
                 if empty:
                     self._end_burn("success")
                 elif not play.has_joker:
                     self._end_burn("failed")
                     failed = True
-            elif prev_seat == self.burner:
+            elif prev_seat == current.burner:
                 self._end_burn("countered" if burn else "broken")
         if burn:
-            level = burn_rec["level"] + 1 if burn_rec is not None and burn_rec["burner"] == prev_seat else 1
-            self.burner = s
-            self._burn = {"burner": s, "burned": prev_seat, "level": level, "play": str(play), "result": None}
+            level = current.level + 1 if current is not None and current.burner == prev_seat else 1
+            self.burn = BurnInProgress(s, prev_seat, level, play)
             self.events.append({"type": "burn", "seat": s, "burned": prev_seat, "level": level})
             if empty:
                 self._end_burn("success")
@@ -674,16 +543,16 @@ class Deal:
             self.events.append({"type": "smothered", "seat": prev_seat, "by": s})
 
         # the new top play
-        if s in self._yield_left:  # a seat let in by a yield plays: the yielder counts as having passed
-            self._passed |= 1 << self._yielder
-        self._after_yield = s == self._yielder
-        self._yielder = -1
-        self._yield_left = []
-        self.top, self.top_seat = play, s
-        self._passed_top = 0
-        self._protected = False
+        if s in rd.yield_left:  # a seat let in by a yield plays: the yielder counts as having passed
+            rd.passed |= 1 << rd.yielder
+        rd.after_yield = s == rd.yielder
+        rd.yielder = -1
+        rd.yield_left = []
+        rd.top, rd.top_seat = play, s
+        rd.passed_top = 0
+        rd.protected = False
         if play.gouji and self.yaotou_left[s] > 0 and not self.in_play[opposite(s)]:
-            self._protected = True
+            rd.protected = True
             self.yaotou_left[s] -= 1
 
         if empty:
@@ -699,33 +568,32 @@ class Deal:
         if self._check_over():
             return
         if play.gouji and not self.ffa:
-            self._burn_queue = self._burn_offers(s, play, empty)
-            if self._burn_queue:
-                self.to_act = self._burn_queue[0]
+            rd.burn_offers = self._burn_offers(s, play, empty)
+            if rd.burn_offers:
+                self.to_act = rd.burn_offers[0]
                 return
         self._advance((s + 1) % SEATS)
 
     def _end_burn(self, result: str) -> None:
-        rec = self._burn
-        assert rec is not None
-        rec["result"] = result
-        self.burns.append(rec)
-        self.events.append({"type": "burn_" + result, "seat": rec["burner"], "burned": rec["burned"]})
-        self._burn = None
-        self.burner = -1
+        current = self.burn
+        assert current is not None
+        self.burns.append(current.record(result))
+        self.events.append({"type": "burn_" + result, "seat": current.burner, "burned": current.burned})
+        self.burn = None
 
     def _burn_offers(self, s: int, play: Play, final: bool) -> list[int]:
         """The seats that may burn ``play`` of seat ``s``, in priority order: the player's own team first
         (联邦烧牌优先), then the others, each in turn order from the player."""
         rules = self.rules
-        if final or (self.headless(s) and not self._protected):
+        rd = self.round
+        if final or (self.headless(s) and not rd.protected):
             return []
         if rules.burn_before_first_out and self.out_order:
             return []
         out = []
         opp = opposite(s)
         for c in ((s + 2) % SEATS, (s + 4) % SEATS, (s + 1) % SEATS, (s + 5) % SEATS):
-            if c == opp or not self.in_play[c] or (self._passed >> c) & 1 or self.headless(c):
+            if c == opp or not self.in_play[c] or (rd.passed >> c) & 1 or self.headless(c):
                 continue
             if rules.burn_needs_kaidian and not (
                 self.opened[c] or (rules.burn_after_four_forfeit and self.forfeited[c])
@@ -735,10 +603,11 @@ class Deal:
         return out
 
     def _after_burn_offer(self) -> None:
-        if self._burn_queue:
-            self.to_act = self._burn_queue[0]
+        rd = self.round
+        if rd.burn_offers:
+            self.to_act = rd.burn_offers[0]
         else:
-            self._advance((self.top_seat + 1) % SEATS)
+            self._advance((rd.top_seat + 1) % SEATS)
 
     def _advance(self, start: int) -> None:
         """Give the turn to the next seat in order that may respond, or end the round."""
@@ -750,19 +619,20 @@ class Deal:
             self._end_round()
 
     def _next_responder(self, start: int) -> int:
-        top_seat = self.top_seat
-        top = self.top
+        rd = self.round
+        top_seat = rd.top_seat
+        top = rd.top
         assert top is not None
         in_play = self.in_play
         if self.ffa:
-            pt = self._passed_top
+            pt = rd.passed_top
             for i in range(SEATS):
                 c = (start + i) % SEATS
                 if c != top_seat and in_play[c] and not (pt >> c) & 1:
                     return c
             return -1
-        if top.gouji and (self._protected or not self.headless(top_seat)):
-            if self._protected:
+        if top.gouji and (rd.protected or not self.headless(top_seat)):
+            if rd.protected:
                 return -1
             opp = opposite(top_seat)
             for i in range(SEATS):
@@ -770,15 +640,15 @@ class Deal:
                 if c == top_seat or not in_play[c]:
                     continue
                 if c == opp:
-                    if not (self._passed_top >> c) & 1:
+                    if not (rd.passed_top >> c) & 1:
                         return c
-                elif self.headless(c) and not (self._passed >> c) & 1:
+                elif self.headless(c) and not (rd.passed >> c) & 1:
                     return c
             return -1
-        if self._after_yield:
+        if rd.after_yield:
             opp = opposite(top_seat)
-            return opp if in_play[opp] and not (self._passed_top >> opp) & 1 else -1
-        p = self._passed
+            return opp if in_play[opp] and not (rd.passed_top >> opp) & 1 else -1
+        p = rd.passed
         for i in range(SEATS):
             c = (start + i) % SEATS
             if c != top_seat and in_play[c] and not (p >> c) & 1:
@@ -786,16 +656,13 @@ class Deal:
         return -1
 
     def _end_round(self) -> None:
-        top, seat = self.top, self.top_seat
+        rd = self.round
+        top, seat = rd.top, rd.top_seat
         assert top is not None
         leader = seat
         while not self.in_play[leader]:
             leader = (leader + 1) % SEATS
-        if (
-            leader == seat
-            and top.opens_point(self.rules.kaidian_allows_money)
-            and self._can_open(seat, self._protected)
-        ):
+        if leader == seat and top.opens_point(self.rules.kaidian_allows_money) and self._can_open(seat, rd.protected):
             if self.rules.kaidian_needs_four:
                 self._pending_open = seat
             else:
@@ -822,12 +689,13 @@ class Deal:
         if self.ffa or sum(self.in_play) > self.rules.luanchan_at:
             return
         self.ffa = True
-        self._passed = 0
-        self._burn_queue = []
+        rd = self.round
+        rd.passed = 0
+        rd.burn_offers = []
+        rd.yielder = -1
+        rd.yield_left = []
         self._pending_open = -1
-        self._yielder = -1
-        self._yield_left = []
-        if self._burn is not None:
+        if self.burn is not None:
             self._end_burn("ended")
         self.events.append({"type": "free_for_all"})
 
@@ -835,7 +703,7 @@ class Deal:
         teams = {s % 2 for s in range(SEATS) if self.in_play[s]}
         if len(teams) > 1:
             return False
-        if self._burn is not None:
+        if self.burn is not None:
             self._end_burn("ended")
         self._finish()
         return True
@@ -881,20 +749,11 @@ class Deal:
             return LegalActions([])
         phase = self.phase
         if phase != PLAY:
-            if phase == SETUP_REVOLUTION:
-                h = self.hands[s]
-                can = not (h[C.TWO] or h[C.SMALL] or h[C.BIG])
-                return LegalActions([REVOLT, PASS] if can else [PASS])
-            if phase == SETUP_YAOTOU:
-                return LegalActions([YAOTOU, WUTOU])
-            if phase == SETUP_XUANDIAN:
-                return LegalActions([DECLARE, PASS])
-            if phase == SETUP_TRIBUTE_RETURN:
-                n = self._returns[0][2]
-                return LegalActions([Return(c) for c in _multisets(self.hands[s], n)])
-            return LegalActions([PASS] if self.hands[s][C.FOUR] else [BUY_FOUR, PASS])
+            assert self.setup is not None
+            return self.setup.legal(s)
         hand = self.hands[s]
-        top = self.top
+        rd = self.round
+        top = rd.top
         if top is None:
             if self.rules.bie_san and hand[C.THREE]:
                 if _only_threes(hand):
@@ -902,7 +761,7 @@ class Deal:
                 return LegalActions.leads(hand, allow_threes=False)
             return LegalActions.leads(hand, allow_threes=True)
         kill = self.rules.big_joker_kill
-        if self._burn_queue:
+        if rd.burn_offers:
             acts: list[Action] = [Burn(p) for p in responses(hand, top, kill)]
             acts.append(PASS)
             return LegalActions(acts)
@@ -913,10 +772,11 @@ class Deal:
         return LegalActions(acts)
 
     def _can_yield(self, s: int) -> bool:
-        top = self.top
-        if self.ffa or top is None or top.gouji or self._after_yield or self._yielder >= 0:
+        rd = self.round
+        top = rd.top
+        if self.ffa or top is None or top.gouji or rd.after_yield or rd.yielder >= 0:
             return False
-        if self.top_seat != opposite(s):
+        if rd.top_seat != opposite(s):
             return False
         return self._may_respond_plain((s + 1) % SEATS) or self._may_respond_plain((s + 2) % SEATS)
 
@@ -925,25 +785,10 @@ class Deal:
         phase = self.phase
         legal = self.legal_actions()
         if phase != PLAY:
-            options = ", ".join(str(x) for x in legal)
-            what = {
-                SETUP_BUY_FOUR: "buying a 4 (买四)",
-                SETUP_REVOLUTION: "revolution (革命)",
-                SETUP_YAOTOU: "要头 or 无头",
-                SETUP_XUANDIAN: "宣点",
-                SETUP_TRIBUTE_RETURN: "还贡 (which cards to give back)",
-            }[phase]
-            extra = ""
-            if a is BUY_FOUR:
-                extra = f": seat {s} holds a 4, so it has none to buy"
-            if phase == SETUP_TRIBUTE_RETURN:
-                n = self._returns[0][2]
-                return f"seat {s} gives back {n} card{'s' * (n > 1)} of its own (还贡): answer 'return <cards>'"
-            if a is REVOLT:
-                extra = f": seat {s} holds a 2 or a joker, so it cannot revolt"
-            return f"seat {s} is deciding {what}{extra}; the choices are {options}"
+            assert self.setup is not None
+            return self.setup.explain(s, a, legal)
         top = self.top
-        if self._burn_queue:
+        if self.round.burn_offers:
             if isinstance(a, Burn):
                 return self._explain_play(s, a.play, top, burning=True)
             return (
@@ -1047,6 +892,8 @@ class Deal:
                     "revealed": revealed.get(s),
                 }
             )
+        rd = self.round
+        top = rd.top
         v: dict[str, Any] = {
             "seat": seat,
             "rules": self.rules.name,
@@ -1054,13 +901,13 @@ class Deal:
             "to_act": self.to_act,
             "first_leader": self.first_leader,
             "players": players,
-            "top": str(self.top) if self.top is not None else None,
-            "top_seat": self.top_seat if self.top is not None else None,
-            "top_gouji": bool(self.top is not None and self.top.gouji),
-            "passed": [s for s in range(SEATS) if (self._passed | self._passed_top) >> s & 1],
-            "burn_offer": bool(self._burn_queue),
-            "yielder": self._yielder if self._yielder >= 0 else None,
-            "after_yield": self._after_yield,
+            "top": str(top) if top is not None else None,
+            "top_seat": rd.top_seat if top is not None else None,
+            "top_gouji": bool(top is not None and top.gouji),
+            "passed": [s for s in range(SEATS) if (rd.passed | rd.passed_top) >> s & 1],
+            "burn_offer": bool(rd.burn_offers),
+            "yielder": rd.yielder if rd.yielder >= 0 else None,
+            "after_yield": rd.after_yield,
             "free_for_all": self.ffa,
             "out_order": list(self.out_order),
             "places": list(self.places) if self.places else None,
@@ -1106,23 +953,3 @@ class Deal:
 
 def _payments(tribute: Sequence[Payment | Mapping[str, Any]]) -> list[Payment]:
     return [p if isinstance(p, Payment) else Payment.from_dict(p) for p in tribute]
-
-
-def _multisets(hand: Sequence[int], n: int, start: int = 0) -> list[tuple[int, ...]]:
-    """Every way to choose ``n`` cards from ``hand`` (as count vectors), lowest ranks first."""
-    out: list[tuple[int, ...]] = []
-
-    def rec(r: int, left: int, acc: list[int]) -> None:
-        if left == 0:
-            out.append(tuple(acc))
-            return
-        if r == C.NUM_RANKS:
-            return
-        for k in range(min(hand[r], left), -1, -1):
-            acc[r] = k
-            rec(r + 1, left - k, acc)
-        acc[r] = 0
-
-    rec(start, n, [0] * C.NUM_RANKS)
-    out.sort(key=lambda c: [-x for x in c])
-    return out
