@@ -70,6 +70,36 @@ def test_no_three_and_no_money_revolts() -> None:
     assert buys(d) == []
 
 
+def test_money_but_no_seller_plays_without_a_three() -> None:
+    """000 大纲: 如果自己没有3，又没有钱、大花、小花，则算做自动革命 — automatic revolution is only for a
+    player with no 2 and no joker.  Seat 0 holds money, but nobody has a spare 3: it plays on without one,
+    can never be smothered, and its last play is whatever it is."""
+    d = Deal.from_hands(["DX2555", "39", "3T", "3J", "3Q", "3K"], "qingdao", leader=0, setup=True)
+    assert d.revolted == [] and d.status[0] == "in_play"
+    assert d.hand(0) == "DX2555"
+    assert [e for e in d.events if e["type"] == "buy"] == [
+        {"type": "buy", "seat": 0, "rank": "3", "from": None, "paid": None}
+    ]
+    pass_setup(d)
+    assert d.phase == "play" and d.to_act == 0
+    # its last play, with no 3 in it, is legal and takes it out
+    for seat, action in [(0, "DX2555")]:
+        assert d.to_act == seat
+        d.act(action)
+    assert d.out_order == [0]
+
+
+def test_a_deck_that_never_gives_a_playable_deal_is_a_clear_error() -> None:
+    """A void deal is dealt again in a loop, not by recursion, and a deck that can only give void deals is
+    an error that says so: one deck without 2s, jokers and 3s makes every seat revolt."""
+    zoucheng = gouji.RuleSet.preset("zoucheng").replace(removed={"3": 12, "4": 10})
+    d = Deal.new(zoucheng, seed=1)  # once RecursionError: now dealt again until playable
+    assert d.phase in ("revolution", "xuandian", "yaotou", "play")
+    hopeless = gouji.RuleSet.preset("qingdao").replace(decks=1, removed={"2": 4, "X": 1, "D": 1, "3": 4})
+    with pytest.raises(ValueError, match="cannot give a playable deal"):
+        Deal.new(hopeless, seed=1)
+
+
 def test_no_three_free_rule() -> None:
     rules = gouji.RuleSet.preset("qingdao").replace(no_three="free")
     d = Deal.from_hands(["55", "239", "23T", "233J", "23Q", "23K"], rules, leader=0, setup=True)

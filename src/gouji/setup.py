@@ -243,7 +243,8 @@ class Setup:
         if giver is not None:
             self._transfer(giver, s, rank, paid=None, kind="give")
             return
-        if rank == C.THREE and d.rules.no_three == "revolt" and d.rules.revolution:
+        if rank == C.THREE and money is None and d.rules.no_three == "revolt" and d.rules.revolution:
+            # 自动革命 only for a player with no 3, no 2 and no joker (000: 如果自己没有3，又没有钱、大花、小花)
             self._revolt(s)
             return
         if d.rules.no_three == "free" or rank == C.THREE:
