@@ -358,7 +358,7 @@ def test_keeps_a_safe_play_for_the_last_before_the_threes() -> None:
 
 
 def test_opens_the_point_with_a_safe_pure_gouji_play() -> None:
-    deal = Deal.from_hands(["AAAAAAA5678333"] + [FILLER] * 5, "qingdao", leader=0)
+    deal = Deal.from_hands(["AAAAAAA5678333"] + [FILLER] * 5, "zoucheng", leader=0)
     action, reason = choose(deal)
     assert action == Play.of(11, 7)
     assert "open" in reason

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gouji
+import gouji.setup
 from gouji import Burn, Deal, IllegalAction, Play, parse_action, team
 from gouji import cards as C
 from gouji.actions import InvalidAction
@@ -42,7 +43,7 @@ from .helpers import (
 PRESETS = list(gouji.PRESETS)
 MODES = ["new", "hands", "tribute"]
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-SETUP_PHASES = ("tribute_return", "buy_four", "revolution", "yaotou", "xuandian")
+SETUP_PHASES = gouji.setup.PHASES
 # (preset, mode) pairs: "tribute" only where the rules have tribute (elsewhere it is the same as "new")
 PRESET_MODES = [(p, m) for p in PRESETS for m in MODES if m != "tribute" or gouji.RuleSet.preset(p).tribute]
 SEED_MODES = [(p, m) for p, m in PRESET_MODES if m != "hands"]
@@ -286,10 +287,17 @@ def check_refusals(deal: Deal, rng: random.Random) -> int:
         if is_legal(deal, text, texts):
             continue
         if leading and not text.lower().startswith(("burn", "return")):
-            # a lead may be any play of held cards, save 3s under 憋三 (RULES.md 5.2, 7)
+            # a lead may be any play of held cards, save 3s under 憋三 (rule book §5.2, §7), 4s split or
+            # with something attached under fours_whole, and anything but a 冲点 attempt (§16)
             p = as_play_or_none(text)
             held = p is not None and C.contains(deal.hands[s], p.counts)
-            assert not held or (deal.rules.bie_san and p.counts[C.THREE]), f"seat {s} may not lead {text}"
+            ch = deal.chongdian
+            assert (
+                not held
+                or (deal.rules.bie_san and p.counts[C.THREE])
+                or (deal.rules.fours_whole and p.rank == C.FOUR)
+                or (ch is not None and ch["result"] is None and ch["seat"] == s)
+            ), f"seat {s} may not lead {text}"
         with pytest.raises(IllegalAction) as info:
             deal.act(text)
         assert isinstance(info.value, ValueError)
@@ -483,20 +491,26 @@ def check_end(deal: Deal) -> None:
     assert public["places"] == places and public["to_act"] is None
     statuses = [p["status"] for p in public["players"]]
     assert len({team(s) for s in range(6) if statuses[s] == "in_play"}) <= 1, "two teams still in play"
-    # penalties from the bottom: failed burns, then 闷 in order
-    penalties = deal.failed_burns + [s for s, _ in deal.smothered]
+    # penalties from the bottom: 大拉 for holding no 3, a lost 冲点, failed burns, then 闷 in order
+    ch = deal.chongdian
+    lost = [ch["seat"]] if ch is not None and ch["place"] == 5 else []
+    rescued = [ch["seat"]] if ch is not None and ch["place"] == 2 else []
+    assert len(deal.failed_burns) < 3  # 无头 seats neither burn nor are burned (docs/rules.md)
+    penalties = deal.no_three + lost + deal.failed_burns + [s for s, _ in deal.smothered]
     assert len(set(penalties)) == len(penalties)
     assert [places[5 - i] for i in range(len(penalties))] == penalties
+    for c in rescued:  # 冲点 rescued by the team's 头科: 三科
+        assert places[2] == c or places[2] in penalties
     # those who went out take the free places from the top, in order (a revolutionary aside)
     outs = deal.out_order
-    assert [s for s in places if s not in deal.revolted][: len(outs)] == outs
+    assert [s for s in places if s not in deal.revolted and s not in rescued][: len(outs)] == outs
     for r in deal.revolted:
         # 四科, or 三科 when the revolutionary's own team takes 头科 and 二科
         want = 2 if team(places[0]) == team(places[1]) == team(r) else 3
         if places[want] not in penalties:
             assert places[want] == r, f"revolutionary {r} should take place {want}: {places}"
     # the rest hold cards: fewer cards first
-    holders = [s for s in places if s not in outs and s not in penalties and s not in deal.revolted]
+    holders = [s for s in places if s not in outs + penalties + rescued and s not in deal.revolted]
     sizes = [deal.card_count(s) for s in holders]
     assert sizes == sorted(sizes)
     assert all(statuses[s] == "in_play" for s in holders)
@@ -563,7 +577,10 @@ def swapped_hands(preset: str, seed: int, setup: bool) -> tuple[list[str], list[
     counts = [list(C.parse_counts(h)) for h in hands_a]
     o = rng.randrange(6)
     i, j = rng.sample([s for s in range(6) if s != o], 2)
-    ranks = range(C.FOUR + 1, C.ACE + 1) if setup else range(C.FOUR if gouji.RuleSet.preset(preset).bie_san else 0, 15)
+    rules = gouji.RuleSet.preset(preset)
+    ranks: Any = range(C.FOUR + 1, C.ACE + 1) if setup else range(C.FOUR if rules.bie_san else 0, 15)
+    if rules.fours_whole:  # 4不拆不挂: which plays of 4s a seat may make depends on how many it holds
+        ranks = [r for r in ranks if r != C.FOUR]
     a = rng.choice([r for r in ranks if counts[i][r]])
     b = rng.choice([r for r in ranks if counts[j][r] and r != a])
     counts[i][a] -= 1
@@ -588,8 +605,10 @@ def test_views_do_not_depend_on_hidden_cards(preset: str, setup: bool, seed: int
     db = Deal.from_hands(hands_b, preset, leader, **kw)
     rng = random.Random(seed + 1)
     while True:
-        if any(e["type"] == "revolution" and e["seat"] in (i, j) for e in da.events):
-            return  # a revolutionary lays the hand down (革命): it is public from then on, void deal or not
+        if any(e["type"] in ("revolution", "selfopen") and e["seat"] in (i, j) for e in da.events):
+            # a revolutionary lays the hand down (革命): it is public from then on, void deal or not; a
+            # hand shown in 无级自开 is its 对头's to see
+            return
         assert da.view(o) == db.view(o), f"view({o}) differs after {len(da.events)} events"
         assert da.view(None) == db.view(None)
         assert_no_hidden_hand(da, o)
@@ -603,6 +622,8 @@ def test_views_do_not_depend_on_hidden_cards(preset: str, setup: bool, seed: int
             db.act(str(action))
         except IllegalAction:
             # B may refuse only an action that needs the card swapped away
+            if str(action) == "selfopen" and s in (i, j):
+                return  # 无级自开 depends on holding no gouji play: the swap may have made one
             act = parse_action(action)  # a play, a burn or a 还贡 return
             counts = act.play.counts if isinstance(act, Burn) else getattr(act, "counts", C.EMPTY)
             assert (s == i and counts[a]) or (s == j and counts[b]), f"B refused {action} of seat {s}"
@@ -619,7 +640,7 @@ def setup_turns(deal: Deal, rng: random.Random, eager: bool) -> tuple[dict[str, 
         assert deal.to_act is not None
         assert_no_hidden_hand(deal, deal.to_act)
         if deal.phase not in asked and deal.phase == "revolution":
-            revolted_before = list(deal.revolted)
+            revolted_before = [s for s in range(6) if not deal.in_play[s]]  # revolted, or 大拉 (no 3)
         asked.setdefault(deal.phase, []).append(deal.to_act)
         deal.act(choose_action(deal, rng, eager_revolt=eager))
         n = sum(e["type"] == "void" for e in deal.events)
@@ -650,11 +671,20 @@ def test_setup_turns_follow_public_order(preset: str, mode: str, seed: int, eage
         assert asked.get("yaotou", []) == [(r + 3) % 6 for r in deal.revolted]
     else:
         assert "revolution" not in asked and "yaotou" not in asked
+    out = deal.revolted + deal.no_three
+    in_play = [s for s in order if s not in out]
     if rules.xuandian:
-        skip = set(deal.revolted) | {(r + 3) % 6 for r in deal.revolted}
+        skip = set(out) | {(r + 3) % 6 for r in out}
+        if deal.chongdian is not None:  # the 冲点 settles its pair's point
+            skip |= {deal.chongdian["seat"], (deal.chongdian["seat"] + 3) % 6}
         assert asked.get("xuandian") == [s for s in order if s not in skip]
     else:
         assert "xuandian" not in asked
+    # 冲点 and 无级自开 are asked of every seat in play, whatever its hand (rule book §16.3)
+    assert asked.get("chongdian", []) == (in_play if rules.chongdian else [])
+    assert asked.get("selfopen", []) == (in_play if rules.self_open else [])
+    giveback = [p.receiver for p, e in zip(deal.tribute, paid, strict=True) if p.giveback and e["cards"]]
+    assert asked.get("giveback", []) == giveback
 
 
 @pytest.mark.parametrize("seed", range(3))

@@ -190,7 +190,7 @@ def test_two_revolutions_void_the_deal() -> None:
 
 
 def test_yaotou_protects_the_first_gouji_plays() -> None:
-    rules = NO_BIESAN.replace(yaotou_limit=1)
+    rules = NO_BIESAN.replace(yaotou_limit=1, kaidian_needs_four=False)
     hands = ["2TTT", "55", "2JJJ", "2QQQ", "KKAA2", "2999"]
     d = Deal.from_hands(hands, rules, leader=4, setup=True)
     run(d, (4, "pass"), (5, "pass"), (0, "pass"), (1, "revolt"), (2, "pass"), (3, "pass"), (4, "yaotou"))

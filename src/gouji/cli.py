@@ -80,28 +80,35 @@ def format_value(name: str, value: Any) -> str:
     return str(value)
 
 
-def presets_table() -> Table:
-    """Every preset side by side, as RULES.md section 14: values that differ from qingdao in bold, the same
-    values dimmed.  Compact enough for a 100-column terminal."""
+def presets_tables(per_table: int = 5) -> list[Table]:
+    """Every preset side by side, as rule book §14, in tables of ``per_table`` presets that fit an
+    80-column terminal: values that differ from qingdao in bold, the same values dimmed."""
     presets = [RuleSet.preset(p) for p in PRESETS]
     base = presets[0]
-    table = Table(box=box.SIMPLE_HEAD, padding=0, show_edge=False, header_style="bold")
-    table.title = "Rule presets — bold: differs from qingdao; gouji rules PRESET describes each option"
-    table.title_justify = "left"
-    table.add_column("option", no_wrap=True, style="cyan")
-    for p in presets:
-        # fixed widths: 23 + 9 + 59 + 8 gaps = 99 columns; the values wrap at spaces
-        table.add_column(p.name, width=max(9 if p is base else 8, len(p.name)), overflow="fold")
-    table.add_row("source", *(Text(p.source, style="dim") for p in presets), end_section=True)
-    for name in option_names():
-        cells = []
-        for p in presets:
-            value = getattr(p, name)
-            style = "" if p is base else "bold yellow" if value != getattr(base, name) else "dim"
-            # words joined by "_" wrap badly in narrow columns: spaces here, the exact token in `rules PRESET`
-            cells.append(Text(format_value(name, value).replace("_", " "), style=style))
-        table.add_row(name, *cells)
-    return table
+    names = option_names()
+    width = max(len(n) for n in names)
+    tables = []
+    for start in range(0, len(presets), per_table):
+        group = presets[start : start + per_table]
+        table = Table(box=box.SIMPLE_HEAD, padding=0, show_edge=False, header_style="bold")
+        if start == 0:
+            table.title = "Rule presets (bold: differs from qingdao). gouji rules PRESET explains them."
+            table.title_justify = "left"
+        table.add_column("option", no_wrap=True, style="cyan", width=width)
+        for p in group:
+            # fixed widths: 28 + 5 × 9 (+1 for "tournament") + 5 gaps = 79 columns; values wrap at spaces
+            table.add_column(p.name, width=max(9, len(p.name)), overflow="fold")
+        table.add_row("source", *(Text(p.source, style="dim") for p in group), end_section=True)
+        for name in names:
+            cells = []
+            for p in group:
+                value = getattr(p, name)
+                style = "" if p is base else "bold yellow" if value != getattr(base, name) else "dim"
+                # words joined by "_" wrap badly in narrow columns: spaces here, the exact token in `rules PRESET`
+                cells.append(Text(format_value(name, value).replace("_", " "), style=style))
+            table.add_row(name, *cells)
+        tables.append(table)
+    return tables
 
 
 def preset_table(rules: RuleSet) -> Table:
@@ -367,7 +374,14 @@ def rules(preset: str | None, as_json: bool) -> None:
         data: Any = RuleSet.preset(preset).to_dict() if preset else {p: RuleSet.preset(p).to_dict() for p in PRESETS}
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
-    Console().print(preset_table(RuleSet.preset(preset)) if preset else presets_table())
+    console = Console()
+    if preset:
+        console.print(preset_table(RuleSet.preset(preset)))
+        return
+    for i, table in enumerate(presets_tables()):
+        if i:
+            console.print()
+        console.print(table)
 
 
 @main.command(short_help="Play random deals and report the statistics.")

@@ -38,10 +38,11 @@ from .setup import REVOLUTION as SETUP_REVOLUTION
 from .setup import TRIBUTE_RETURN as SETUP_TRIBUTE_RETURN
 from .setup import XUANDIAN as SETUP_XUANDIAN
 from .setup import YAOTOU_PHASE as SETUP_YAOTOU
-from .setup import Setup
+from .setup import Setup, deal_liang_san
 from .table import (
     FAILED_BURN,
     IN_PLAY,
+    NO_THREE,
     OUT,
     PLACE_NAMES,
     PLACE_NAMES_EN,
@@ -55,15 +56,19 @@ from .tribute import Payment
 
 PLAY = "play"
 OVER = "over"
+RESCUED = "rescued"  # 冲点: the 冲点 player's team took 头科, so it is placed 三科 (rule book §16.3)
+CHONGDIAN_LOST = "chongdian_lost"  # 冲点: the other team took 头科, so the 冲点 player is 大落
 
 __all__ = [
     "FAILED_BURN",
     "IN_PLAY",
+    "NO_THREE",
     "OUT",
     "OVER",
     "PLACE_NAMES",
     "PLACE_NAMES_EN",
     "PLAY",
+    "RESCUED",
     "REVOLTED",
     "SEATS",
     "SETUP_BUY_FOUR",
@@ -95,6 +100,7 @@ class Round:
     __slots__ = (
         "after_yield",
         "burn_offers",
+        "leader",
         "passed",
         "passed_top",
         "protected",
@@ -104,7 +110,9 @@ class Round:
         "yielder",
     )
 
-    def __init__(self) -> None:
+    def __init__(self, leader: int = -1) -> None:
+        self.leader = leader
+        """The seat that leads (led) this round."""
         self.top: Play | None = None
         """The play to beat; None while the leader has not led."""
         self.top_seat = -1
@@ -183,6 +191,11 @@ class Deal:
         self.yaotou_choice: dict[int, str] = {}
         self.burns: list[dict[str, Any]] = []
         self.buys: list[dict[str, Any]] = []
+        self.no_three: list[int] = []  # 大拉 for holding no 3 (no_three = "last")
+        self.huiwu: list[int] = []  # the seats that may discard their 5s (汇5), from the deal before
+        self.chongdian: dict[str, Any] | None = None  # 冲点: seat, attempts left, result, place
+        self.self_opening = [False] * SEATS  # 无级自开 declared: the seat's first lead of 4s opens
+        self.shown: dict[int, tuple[int, str]] = {}  # seat → (the seat it showed its hand to, the hand)
         self.places: list[int] | None = None
         self.sweep: int | None = None
         # the state of play
@@ -206,12 +219,13 @@ class Deal:
         setup: bool = False,
         seed: int | str | None = None,
         tribute: Sequence[Payment | Mapping[str, Any]] = (),
+        huiwu: Sequence[int] = (),
     ) -> Deal:
         """A deal from six given hands (texts or count vectors); seat ``leader`` leads first.
 
         By default it goes straight into play: no buying, revolution, 宣点 or tribute.  With ``setup``
-        the before-play phases run as in :meth:`new` (with ``tribute`` owed); should two revolutions void
-        the deal, it is dealt again from ``seed``.
+        the before-play phases run as in :meth:`new` (with ``tribute`` owed and the ``huiwu`` seats that
+        may discard their 5s); should two revolutions void the deal, it is dealt again from ``seed``.
         """
         rs = resolve(rules)
         counts = [C.parse_counts(h) if isinstance(h, str) else tuple(h) for h in hands]
@@ -228,8 +242,11 @@ class Deal:
             event["seed"] = seed
             deal.tribute = _payments(tribute)
             event["tribute"] = [p.to_dict() for p in deal.tribute]
-        elif tribute:
-            raise ValueError("tribute is paid in the setup phases: pass setup=True with it")
+            if huiwu:
+                deal.huiwu = _seats(huiwu)
+                event["huiwu"] = list(deal.huiwu)
+        elif tribute or huiwu:
+            raise ValueError("tribute and 汇5 come in the setup phases: pass setup=True with them")
         deal.events.append(event)
         if setup:
             deal._rng = random.Random(seed)
@@ -246,13 +263,16 @@ class Deal:
         seed: int | str | None = None,
         leader: int | None = None,
         tribute: Sequence[Payment | Mapping[str, Any]] = (),
+        huiwu: Sequence[int] = (),
     ) -> Deal:
         """Shuffle and deal from ``seed``, then run every before-play phase the rules ask for: the
         ``tribute`` owed from the deal before (进贡, with 还贡 decisions), buying 3s and 4s, revolution (two
         revolutions void the deal and it is dealt again, tribute paid again), 要头/无头 and 宣点.
 
         ``leader`` is the first leader (上班); ``None`` draws a seat from the seed, as for the first deal
-        of a match.  The same rules, seed and leader always give the same deal.
+        of a match — or, with ``first_leader="liang_san"``, the seed draws the seat dealing starts from
+        and 亮3 / 顶班 decides (see :func:`gouji.setup.deal_liang_san`).  ``huiwu``: the seats that may
+        discard their 5s (汇5, after being swept).  The same arguments always give the same deal.
         """
         rs = resolve(rules)
         if seed is None:
@@ -260,23 +280,34 @@ class Deal:
         rng = random.Random(seed)
         first = rng.randrange(SEATS) if leader is None else leader
         deck = C.build_deck(rs.decks, rs.removed_counts)
-        hands = C.deal_hands(deck, SEATS, first, rng)
+        liang: dict[str, Any] | None = None
+        if leader is None and rs.first_leader == "liang_san":
+            hands, holder, shown = deal_liang_san(deck, first, rng)
+            liang = {"dealt_from": first, "seat": holder, "threes": shown}
+            if holder is not None:
+                first = holder
+        else:
+            hands = C.deal_hands(deck, SEATS, first, rng)
         deal = cls(rs, hands, first)
         deal._rng = rng
         deal._deck = deck
         deal.tribute = _payments(tribute)
-        deal.events.append(
-            {
-                "type": "deal",
-                "mode": "seed",
-                "rules": rs.to_dict(),
-                "seed": seed,
-                "leader": leader,
-                "first_leader": first,
-                "hands": [C.format_counts(h) for h in hands],
-                "tribute": [p.to_dict() for p in deal.tribute],
-            }
-        )
+        deal.huiwu = _seats(huiwu)
+        event: dict[str, Any] = {
+            "type": "deal",
+            "mode": "seed",
+            "rules": rs.to_dict(),
+            "seed": seed,
+            "leader": leader,
+            "first_leader": first,
+            "hands": [C.format_counts(h) for h in hands],
+            "tribute": [p.to_dict() for p in deal.tribute],
+        }
+        if liang is not None:
+            event["liang_san"] = liang
+        if deal.huiwu:
+            event["huiwu"] = list(deal.huiwu)
+        deal.events.append(event)
         deal._run_setup()
         return deal
 
@@ -289,8 +320,9 @@ class Deal:
             raise ValueError("a deal's events start with its 'deal' event")
         rules = RuleSet.from_dict(first["rules"])
         tribute = first.get("tribute", ())
+        huiwu = first.get("huiwu", ())
         if first.get("mode") == "seed":
-            return cls.new(rules, seed=first["seed"], leader=first.get("leader"), tribute=tribute)
+            return cls.new(rules, seed=first["seed"], leader=first.get("leader"), tribute=tribute, huiwu=huiwu)
         return cls.from_hands(
             first["hands"],
             rules,
@@ -298,6 +330,7 @@ class Deal:
             setup=first.get("setup", False),
             seed=first.get("seed"),
             tribute=tribute,
+            huiwu=huiwu,
         )
 
     @classmethod
@@ -357,11 +390,17 @@ class Deal:
             "revolted": list(self.revolted),
             "sweep": self.sweep,
             "first_leader": self.first_leader,
+            "no_three": list(self.no_three),
+            "chongdian": dict(self.chongdian) if self.chongdian is not None else None,
         }
 
     def headless(self, seat: int) -> bool:
-        """无头: the seat's opposite is no longer in play (and no 要头 protection is left)."""
-        return not self.in_play[(seat + 3) % SEATS] and self.yaotou_left[seat] <= 0
+        """无头: the seat's opposite is no longer in play (and no 要头 protection is left; with
+        ``smothered_keeps_head`` a smothered 对头 still counts as there, 憋三留头)."""
+        opp = (seat + 3) % SEATS
+        if self.in_play[opp] or self.yaotou_left[seat] > 0:
+            return False
+        return not (self.rules.smothered_keeps_head and self.status[opp] == SMOTHERED)
 
     def legal_actions(self) -> LegalActions:
         """The actions open to :attr:`to_act` (empty once the deal is over)."""
@@ -422,9 +461,9 @@ class Deal:
 
     def _redeal(self, hands: Sequence[Sequence[int]]) -> None:
         """Start the deal over with new hands (a void deal dealt again), keeping its log and its setup."""
-        keep = (self.events, self.decisions, self.tribute, self._rng, self.setup)
+        keep = (self.events, self.decisions, self.tribute, self._rng, self.setup, self.huiwu)
         self.__init__(self.rules, hands, self.first_leader)  # type: ignore[misc]
-        self.events, self.decisions, self.tribute, self._rng, self.setup = keep
+        self.events, self.decisions, self.tribute, self._rng, self.setup, self.huiwu = keep
 
     # ------------------------------------------------------------------ rounds
 
@@ -435,15 +474,74 @@ class Deal:
         if self._check_over():
             return
         lead = self.first_leader
+        if self.chongdian is not None:
+            lead = self.chongdian["seat"]  # the 冲点 player leads its three attempts
         while not self.in_play[lead]:
             lead = (lead + 1) % SEATS
         self.events.append({"type": "play", "leader": lead})
         self._new_round(lead)
 
     def _new_round(self, leader: int) -> None:
-        self.round = Round()
+        self.round = Round(leader)
         self.to_act = leader
         self._legal = None
+        ch = self.chongdian
+        if ch is not None and ch["result"] is None and leader == ch["seat"] and not self._chong_leads(leader):
+            self._end_chongdian("beaten")  # no gouji play left that could open: the 冲点 is lost
+
+    # ------------------------------------------------------------------ 冲点 and 无级自开 (rule book §16.3)
+
+    def _begin_chongdian(self, s: int) -> None:
+        self.chongdian = {"seat": s, "left": 3, "result": None, "place": None}
+
+    def _chong_leads(self, s: int) -> list[Action]:
+        """The leads of a 冲点 attempt: plays that could open the point."""
+        hand, money = self.hands[s], self.rules.kaidian_allows_money
+        out: list[Action] = []
+        for r in range(C.TEN, C.ACE + 1):
+            for k in range(1, hand[r] + 1):
+                p = Play.of(r, k)
+                if p.opens_point(money):
+                    out.append(p)
+        return out
+
+    def _end_chongdian(self, result: str) -> None:
+        """The 冲点 is decided: "stood" (one attempt stood: the 冲点 player opens), "beaten" (all three
+        beaten: the 对头 counts as opened) or "ended" (cut short by the free-for-all or by 头科)."""
+        ch = self.chongdian
+        assert ch is not None
+        ch["result"] = result
+        s = ch["seat"]
+        self.events.append({"type": "chongdian_end", "seat": s, "result": result})
+        if result == "stood":
+            if self.rules.kaidian_needs_four:
+                self._pending_open = s
+            else:
+                self._open(s)
+        elif result == "beaten":
+            self._open(opposite(s))
+
+    def _chongdian_placed(self, first_out: int) -> None:
+        """头科 is known: the 冲点 player is rescued (三科) if it is a teammate, else 大落; out of play."""
+        ch = self.chongdian
+        assert ch is not None
+        c = ch["seat"]
+        rescued = team(first_out) == team(c)
+        ch["place"] = 2 if rescued else SEATS - 1
+        self.status[c] = RESCUED if rescued else CHONGDIAN_LOST
+        self.in_play[c] = False
+        self.events.append({"type": "chongdian_place", "seat": c, "place": ch["place"]})
+        if self.burn is not None and self.burn.burner == c:
+            self._end_burn("ended")
+        if ch["result"] is None:
+            self._end_chongdian("ended")
+
+    def self_open(self, s: int) -> None:
+        """无级自开: seat ``s`` shows its hand to its 对头; its first lead of 4s opens the point."""
+        opp = opposite(s)
+        self.self_opening[s] = True
+        self.shown[s] = (opp, self.hand(s))
+        self.events.append({"type": "selfopen", "seat": s, "to": opp, "hand": self.hand(s)})
 
     def _act_play(self, s: int, a: Action) -> None:
         rd = self.round
@@ -521,6 +619,11 @@ class Deal:
             if empty:
                 self._end_burn("success")
 
+        # 无级自开: the first lead of 4s opens
+        if leading and play.rank == C.FOUR and self.self_opening[s]:
+            self.self_opening[s] = False
+            if self._can_open(s, False):
+                self._open(s)
         # opening the point with a 4 (开点发4), or giving the chance up
         if rules.kaidian_needs_four and play.rank == C.FOUR:
             if (
@@ -536,7 +639,13 @@ class Deal:
             self._pending_open = -1
 
         # the play beaten: 闷 (smothered) when it left only 3s
-        if prev is not None and rules.bie_san and self.in_play[prev_seat] and _only_threes(self.hands[prev_seat]):
+        if (
+            prev is not None
+            and rules.bie_san
+            and self.in_play[prev_seat]
+            and _only_threes(self.hands[prev_seat])
+            and (rules.smother_by == "anyone" or (s == opposite(prev_seat)) == (rules.smother_by == "opposite_only"))
+        ):
             self.smothered.append((prev_seat, s))
             self.status[prev_seat] = SMOTHERED
             self.in_play[prev_seat] = False
@@ -554,12 +663,29 @@ class Deal:
         if play.gouji and self.yaotou_left[s] > 0 and not self.in_play[opposite(s)]:
             rd.protected = True
             self.yaotou_left[s] -= 1
+        if (
+            rules.gousiji
+            and not rules.bie_san
+            and prev is not None
+            and prev.gouji
+            and play.gouji
+            and prev_seat == opposite(s)
+            and self.status[prev_seat] == OUT
+            and prev_seat in self.out_order[:2]
+            and not self.ffa
+        ):
+            # 001 枣庄 够死级: the 对头's beat of 头科's or 二科's last gouji play is answered only by a burn
+            rd.protected = True
+            self.events.append({"type": "gousiji", "seat": s})
 
         if empty:
             self.status[s] = OUT
             self.in_play[s] = False
             self.out_order.append(s)
             self.events.append({"type": "out", "seat": s, "order": len(self.out_order)})
+            ch = self.chongdian
+            if ch is not None and len(self.out_order) == 1 and ch["seat"] != s and self.in_play[ch["seat"]]:
+                self._chongdian_placed(s)
         elif failed:
             self.status[s] = FAILED_BURN
             self.in_play[s] = False
@@ -592,7 +718,11 @@ class Deal:
             return []
         out = []
         opp = opposite(s)
-        for c in ((s + 2) % SEATS, (s + 4) % SEATS, (s + 1) % SEATS, (s + 5) % SEATS):
+        if rules.burn_priority == "team_first":
+            order: tuple[int, ...] = ((s + 2) % SEATS, (s + 4) % SEATS, (s + 1) % SEATS, (s + 5) % SEATS)
+        else:  # 000 第十条: 无联邦烧牌优先，按上下家的顺序顺烧
+            order = ((s + 1) % SEATS, (s + 2) % SEATS, (s + 4) % SEATS, (s + 5) % SEATS)
+        for c in order:
             if c == opp or not self.in_play[c] or (rd.passed >> c) & 1 or self.headless(c):
                 continue
             if rules.burn_needs_kaidian and not (
@@ -662,6 +792,19 @@ class Deal:
         leader = seat
         while not self.in_play[leader]:
             leader = (leader + 1) % SEATS
+        ch = self.chongdian
+        if ch is not None and ch["result"] is None and rd.leader == ch["seat"]:
+            c = ch["seat"]
+            if seat == c:
+                self._end_chongdian("stood")
+            else:
+                ch["left"] -= 1
+                if ch["left"] <= 0 or not self.in_play[c]:
+                    self._end_chongdian("beaten")  # 对家自动开点发4: the 对头 leads
+                    if self.in_play[opposite(c)]:
+                        leader = opposite(c)
+                else:
+                    leader = c  # 依次出3把: the 冲点 player leads its next attempt
         if leader == seat and top.opens_point(self.rules.kaidian_allows_money) and self._can_open(seat, rd.protected):
             if self.rules.kaidian_needs_four:
                 self._pending_open = seat
@@ -672,11 +815,18 @@ class Deal:
 
     def _can_open(self, s: int, protected: bool) -> bool:
         """Whether seat ``s`` may open the point now (a 要头-protected play counts as having a head)."""
+        ch = self.chongdian
+        if ch is not None and s in (ch["seat"], opposite(ch["seat"])):
+            return False  # the 冲点 settles this pair's point
         return (
             not self.opened[s]
             and not self.ffa
             and len(self.out_order) < self.rules.kaidian_until_out
-            and (protected or not self.headless(s))
+            and (
+                protected
+                or not self.headless(s)
+                or (self.rules.open_when_opposite_smothered and self.status[opposite(s)] == SMOTHERED)
+            )
             and not self.forfeited[s]
         )
 
@@ -697,6 +847,8 @@ class Deal:
         self._pending_open = -1
         if self.burn is not None:
             self._end_burn("ended")
+        if self.chongdian is not None and self.chongdian["result"] is None:
+            self._end_chongdian("ended")
         self.events.append({"type": "free_for_all"})
 
     def _check_over(self) -> bool:
@@ -711,10 +863,19 @@ class Deal:
     def _finish(self) -> None:
         slots: list[int | None] = [None] * SEATS
         bottom = SEATS - 1
-        for s in self.failed_burns + [seat for seat, _ in self.smothered]:
+        ch = self.chongdian
+        lost = [ch["seat"]] if ch is not None and ch["place"] == SEATS - 1 else []
+        third = self.failed_burns[2:3] if self.rules.failed_burn_third == "sanke" else []
+        for s in self.no_three + lost + self.failed_burns + [seat for seat, _ in self.smothered]:
+            if s in third and slots[2] is None:
+                slots[2] = s  # 001 枣庄: 烧牌失败 … 依次算大落、二落、三科
+                continue
             while slots[bottom] is not None:
                 bottom -= 1
             slots[bottom] = s
+        if ch is not None and ch["place"] == 2:
+            free = [i for i in range(SEATS) if slots[i] is None]
+            slots[min(free, key=lambda i: (abs(i - 2), -i))] = ch["seat"]
         for s in self.revolted:
             want = 3
             outs = self.out_order
@@ -754,18 +915,25 @@ class Deal:
         hand = self.hands[s]
         rd = self.round
         top = rd.top
+        rules = self.rules
         if top is None:
-            if self.rules.bie_san and hand[C.THREE]:
+            ch = self.chongdian
+            if ch is not None and ch["result"] is None and ch["seat"] == s:
+                return LegalActions(self._chong_leads(s))  # 冲点: a play that could open the point
+            if rules.bie_san and hand[C.THREE]:
                 if _only_threes(hand):
                     return LegalActions([Play.of(C.THREE, hand[C.THREE])])
-                return LegalActions.leads(hand, allow_threes=False)
-            return LegalActions.leads(hand, allow_threes=True)
-        kill = self.rules.big_joker_kill
+                return LegalActions.leads(hand, allow_threes=False, whole_fours=rules.fours_whole)
+            return LegalActions.leads(hand, allow_threes=True, whole_fours=rules.fours_whole)
+        kill = rules.big_joker_kill
+        answers: Iterable[Play] = responses(hand, top, kill)
+        if rules.fours_whole and hand[C.FOUR]:
+            answers = [p for p in answers if p.rank != C.FOUR or p.size == p.k == hand[C.FOUR]]
         if rd.burn_offers:
-            acts: list[Action] = [Burn(p) for p in responses(hand, top, kill)]
+            acts: list[Action] = [Burn(p) for p in answers]
             acts.append(PASS)
             return LegalActions(acts)
-        acts = list(responses(hand, top, kill))
+        acts = list(answers)
         acts.append(PASS)
         if self._can_yield(s):
             acts.append(YIELD)
@@ -820,6 +988,11 @@ class Deal:
             return f"seat {s} does not hold {p} (holds {self.hand(s)})"
         if self.rules.bie_san and p.counts[C.THREE]:
             return f"{p}: 3s may only be played as your last play, all of them and nothing attached (憋三)"
+        if self.rules.fours_whole and p.rank == C.FOUR:
+            return f"{p}: 4s are played all together and with nothing attached (4不拆不挂)"
+        ch = self.chongdian
+        if top is None and ch is not None and ch["result"] is None and ch["seat"] == s:
+            return f"{p}: a 冲点 attempt is a gouji play that could open the point (纯够级)"
         if top is None:
             return f"{p} is not a lead seat {s} can make"  # pragma: no cover - every held shape is a lead
         if not beats(p, top, self.rules.big_joker_kill):
@@ -856,11 +1029,11 @@ class Deal:
         """
         if seat is not None and not 0 <= seat < SEATS:
             raise ValueError(f"seat must be 0-5 or None, not {seat}")
-        # The loop inlines count_visible and headless (the server builds views on every change).
+        # The loop inlines count_visible (the server builds views on every change).
         place_of = {s: i for i, s in enumerate(self.places)} if self.places else {}
         status, hands, in_play, yaotou_left = self.status, self.hands, self.in_play, self.yaotou_left
         opened, forfeited, declared = self.opened, self.forfeited, self.declared
-        yaotou_choice, revealed, burner = self.yaotou_choice, self.revealed, self.burner
+        yaotou_choice, revealed, burner, shown = self.yaotou_choice, self.revealed, self.burner, self.shown
         mode = self.rules.show_counts
         playing = self.phase == PLAY
         players = []
@@ -884,12 +1057,14 @@ class Deal:
                     "opened": opened[s],
                     "forfeited": forfeited[s],
                     "declared": declared[s],
-                    "headless": not in_play[(s + 3) % SEATS] and yaotou_left[s] <= 0 and playing,
+                    "headless": playing and not in_play[(s + 3) % SEATS] and self.headless(s),
                     "yaotou": yaotou_choice.get(s),
                     "yaotou_left": yaotou_left[s],
                     "burning": burner == s,
                     "place": place_of.get(s),
                     "revealed": revealed.get(s),
+                    "selfopen": s in shown,
+                    "shown": shown[s][1] if s in shown and shown[s][0] == seat else None,
                 }
             )
         rd = self.round
@@ -912,6 +1087,7 @@ class Deal:
             "out_order": list(self.out_order),
             "places": list(self.places) if self.places else None,
             "sweep": self.sweep,
+            "chongdian": dict(self.chongdian) if self.chongdian is not None else None,
             "played": C.format_counts(self._played),
             "rule_options": self._rule_options,
         }
@@ -925,15 +1101,18 @@ class Deal:
     def event_same_for_all(e: dict[str, Any]) -> bool:
         """Whether :meth:`public_event` gives every seat (and the public) the same of this event."""
         kind = e["type"]
-        return kind not in ("deal", "void", "tribute_return") and not (
+        return kind not in ("deal", "void", "tribute_return", "selfopen") and not (
             kind == "act" and e["action"].startswith("return ")
         )
 
     @staticmethod
     def public_event(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """One event of the log as seat ``seat`` (None: the public) may see it: the deal event with only
-        that seat's hand, a 还贡 with its cards only for the two players concerned; the rest as it is."""
+        that seat's hand, a 还贡 with its cards only for the two players concerned, a hand shown in
+        无级自开 only to its player and their 对头; the rest as it is."""
         kind = e["type"]
+        if kind == "selfopen" and seat not in (e["seat"], e["to"]):
+            return {"type": kind, "seat": e["seat"], "to": e["to"]}
         if kind == "act" and e["action"].startswith("return ") and seat != e["seat"]:
             return {"type": "act", "seat": e["seat"], "action": "return", "cards": len(e["action"]) - 7}
         if kind == "tribute_return" and seat not in (e["from"], e["to"]):
@@ -943,6 +1122,10 @@ class Deal:
             out: dict[str, Any] = {"type": kind, "sizes": [len(h) for h in hands]}
             if kind == "deal":
                 out["first_leader"] = e.get("first_leader", e.get("leader"))
+                if "liang_san" in e:
+                    out["liang_san"] = e["liang_san"]  # 亮3: shown to the table
+                if "huiwu" in e:
+                    out["huiwu"] = e["huiwu"]
             else:
                 out["revolted"] = e["revolted"]
             if seat is not None:
@@ -953,3 +1136,11 @@ class Deal:
 
 def _payments(tribute: Sequence[Payment | Mapping[str, Any]]) -> list[Payment]:
     return [p if isinstance(p, Payment) else Payment.from_dict(p) for p in tribute]
+
+
+def _seats(seats: Sequence[int]) -> list[int]:
+    out = sorted(set(seats))
+    for s in out:
+        if not isinstance(s, int) or not 0 <= s < SEATS:
+            raise ValueError(f"huiwu: {s!r} is not a seat 0-5")
+    return out

@@ -12,6 +12,7 @@ OUT = "out"  # 走科: went out
 SMOTHERED = "smothered"  # 闷
 FAILED_BURN = "failed_burn"  # 诈烧 / 烧失败
 REVOLTED = "revolted"  # 革命
+NO_THREE = "no_three"  # 大拉 for holding no 3 (no_three = "last")
 
 
 def opposite(seat: int) -> int:
