@@ -475,7 +475,7 @@ class Deal:
             return
         lead = self.first_leader
         if self.chongdian is not None:
-            lead = self.chongdian["seat"]  # the 冲点 player leads its three attempts
+            lead = self._chong_leader(self.chongdian["seat"])  # the 冲点 player leads its attempts
         while not self.in_play[lead]:
             lead = (lead + 1) % SEATS
         self.events.append({"type": "play", "leader": lead})
@@ -485,14 +485,22 @@ class Deal:
         self.round = Round(leader)
         self.to_act = leader
         self._legal = None
-        ch = self.chongdian
-        if ch is not None and ch["result"] is None and leader == ch["seat"] and not self._chong_leads(leader):
-            self._end_chongdian("beaten")  # no gouji play left that could open: the 冲点 is lost
 
     # ------------------------------------------------------------------ 冲点 and 无级自开 (rule book §16.3)
 
     def _begin_chongdian(self, s: int) -> None:
         self.chongdian = {"seat": s, "left": 3, "result": None, "place": None}
+
+    def _chong_leader(self, default: int) -> int:
+        """Who leads while a 冲点 is on: the 冲点 player, for its next attempt (依次出3把); once all three are
+        beaten — or it holds no play that could open — the 冲点 is lost and the 对头 leads (对家自动开点发4)."""
+        ch = self.chongdian
+        assert ch is not None
+        c = ch["seat"]
+        if ch["left"] > 0 and self.in_play[c] and self._chong_leads(c):
+            return c
+        self._end_chongdian("beaten")
+        return opposite(c) if self.in_play[opposite(c)] else default
 
     def _chong_leads(self, s: int) -> list[Action]:
         """The leads of a 冲点 attempt: plays that could open the point."""
@@ -799,12 +807,7 @@ class Deal:
                 self._end_chongdian("stood")
             else:
                 ch["left"] -= 1
-                if ch["left"] <= 0 or not self.in_play[c]:
-                    self._end_chongdian("beaten")  # 对家自动开点发4: the 对头 leads
-                    if self.in_play[opposite(c)]:
-                        leader = opposite(c)
-                else:
-                    leader = c  # 依次出3把: the 冲点 player leads its next attempt
+                leader = self._chong_leader(leader)
         if leader == seat and top.opens_point(self.rules.kaidian_allows_money) and self._can_open(seat, rd.protected):
             if self.rules.kaidian_needs_four:
                 self._pending_open = seat
