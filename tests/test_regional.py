@@ -44,7 +44,8 @@ BUY_HANDS = ["255", "39", "33T", "3J", "3Q", "33K"]
 
 
 def test_buy_order_opposite_first_pays_the_opposites_teammate() -> None:
-    """Rule book §9 (001 章丘): 向对头买3；如果对头无3或只有一张3，则向对头所在联邦买3；如果买不到3，则向自己的联邦要3."""
+    """Rule book §9 (001 章丘): 向对头买3；如果对头无3或只有一张3，则向对头所在联邦买3；
+    如果买不到3，则向自己的联邦要3."""
     d = Deal.from_hands(BUY_HANDS, PLAIN, leader=0, setup=True)
     assert buys(d) == [("buy", 0, 5, "2")]
 
@@ -153,8 +154,8 @@ def test_mutual_point_tribute_waived() -> None:
 
 
 def test_sweep_keeps_point_tribute_in_shandong() -> None:
-    """000 山东地区: 自己伙如果被圈，要给对家进自己一颗最大的 … 闷贡和稍贡可以免去，但是为了突出点贡的重要性，点贡双方都不免;
-    点贡 … 位于进贡之首."""
+    """000 山东地区: 自己伙如果被圈，要给对家进自己一颗最大的 … 闷贡和稍贡可以免去，
+    但是为了突出点贡的重要性，点贡双方都不免; 点贡 … 位于进贡之首."""
     rules = RuleSet.preset("shandong")
     r = result(places=[0, 2, 4, 1, 3, 5], sweep=0, smothered=[[5, 4]], opened=[True, False, False, False, True, True])
     pays = owed(rules, r)
@@ -195,9 +196,9 @@ def test_sweep_restart_leader() -> None:
 
 
 def test_huiwu_after_a_sweep_in_zhangqiu() -> None:
-    """001 章丘: 如果是串三户 … 同时输的一方可以汇5，即丢掉自己手上抓到的所有的5。连续被圈则连续汇5，连续3盘后重新开始，即第四盘以
-    新游戏开始 — the losers are asked, each may discard all 5s; after the third sweep in a row the next deal
-    starts as a new game (no tribute, no 汇5)."""
+    """001 章丘: 如果是串三户 … 同时输的一方可以汇5，即丢掉自己手上抓到的所有的5。
+    连续被圈则连续汇5，连续3盘后重新开始，即第四盘以新游戏开始 — the losers are asked, each may
+    discard all 5s; after the third sweep in a row the next deal starts as a new game (no tribute, no 汇5)."""
     rules = RuleSet.preset("zhangqiu")
     d = next_deal(rules, [_Done(SWEPT, 0, first=0)])
     assert d.huiwu == [1, 3, 5] and d.events[0]["huiwu"] == [1, 3, 5]
@@ -254,8 +255,9 @@ SMOTHER = ["883", "993", "553", "TT3", "663", "773"]
     ],
 )
 def test_smother_by(smother_by: str, beater: int, smothered: bool) -> None:
-    """000 山东够级大纲: （…我们的打法是对家无闷） — a play beaten by its player's own 对头 smothers nobody; 000 够级大纲-
-    山东地区 闷贡: 在出最后一把冲科牌时被对家打了，则手里只剩一颗3,算是拉科 — only the 对头 smothers."""
+    """000 山东够级大纲: （…我们的打法是对家无闷） — a play beaten by its player's own 对头 smothers
+    nobody; 000 够级大纲-山东地区 闷贡: 在出最后一把冲科牌时被对家打了，则手里只剩一颗3,算是拉科 —
+    only the 对头 smothers."""
     d = Deal.from_hands(SMOTHER, PLAIN.replace(smother_by=smother_by), leader=0)
     d.act("88")
     for s in range(1, beater):
@@ -327,8 +329,9 @@ def test_failed_burn_third_is_placed_third_in_zaozhuang() -> None:
 
 
 def test_gousiji_without_biesan() -> None:
-    """001 枣庄 (7) 够死级: 不憋三的话，如果头科、二科最后一手牌是够级牌，其对头如果上牌，则对头获得一次够死级的机会，除非这时有人
-    烧牌 — the 对头's beat of that last gouji play is answered by nobody but a burner."""
+    """001 枣庄 (7) 够死级: 不憋三的话，如果头科、二科最后一手牌是够级牌，其对头如果上牌，
+    则对头获得一次够死级的机会，除非这时有人烧牌 — the 对头's beat of that last gouji play is
+    answered by nobody but a burner."""
     rules = PLAIN.replace(bie_san=False, gousiji=True)
     hands = ["QQQ", "AAA6", "55", "KKK7", "AAA8", "99"]
     d = Deal.from_hands(hands, rules, leader=0)
@@ -364,9 +367,9 @@ def test_qingdao_opens_only_with_the_four() -> None:
 
 
 def test_liang_san_first_leader() -> None:
-    """001 青岛 上班: 首次开牌或重新开牌后，最先摸到并亮出两张同色 3 者为首发牌人，称"亮 3 "，此后，亮出同花色 3 多者可取代
-    前首发牌人，称"顶班" — dealing one card at a time, the first seat with two 3s of one suit leads, and a
-    seat that comes to hold more of one suit takes over."""
+    """001 青岛 上班: 首次开牌或重新开牌后，最先摸到并亮出两张同色 3 者为首发牌人，称"亮 3 "，
+    此后，亮出同花色 3 多者可取代前首发牌人，称"顶班" — dealing one card at a time, the first seat
+    with two 3s of one suit leads, and a seat that comes to hold more of one suit takes over."""
     deck = C.build_deck(4, {})
     for seed in range(20):
         hands, leader, shown = deal_liang_san(deck, seed % 6, random.Random(seed))
@@ -479,8 +482,8 @@ def test_two_chongdian_asks_void_the_deal() -> None:
 
 
 def test_self_open_shows_the_hand_to_the_opposite_only() -> None:
-    """000 山东地区: 如果自己一套够级也没有，则可以请求无级自开，前提是让对家看你够级牌，且能把4出来 — the hand is shown to
-    the 对头, and the player's first lead of 4s opens the point."""
+    """000 山东地区: 如果自己一套够级也没有，则可以请求无级自开，前提是让对家看你够级牌，
+    且能把4出来 — the hand is shown to the 对头, and the player's first lead of 4s opens the point."""
     rules = PLAIN.replace(bie_san=False, self_open=True)
     hands = ["KQJ9854", "AAA6", "2A9", "AAA7", "2K8", "2Q9"]
     assert can_self_open(C.parse_counts(hands[0])) and not can_self_open(C.parse_counts("KKQ4"))

@@ -496,7 +496,7 @@ class Deal:
         beaten — or it holds no play that could open — the 冲点 is lost and the 对头 leads (对家自动开点发4)."""
         ch = self.chongdian
         assert ch is not None
-        c = ch["seat"]
+        c: int = ch["seat"]
         if ch["left"] > 0 and self.in_play[c] and self._chong_leads(c):
             return c
         self._end_chongdian("beaten")
