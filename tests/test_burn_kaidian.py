@@ -1,4 +1,4 @@
-"""Burning (烧牌, RULES.md section 6) and opening the point (开点, section 8.1), scripted."""
+"""Burning (烧牌, rule book §6) and opening the point (开点, §8.1), scripted."""
 
 from __future__ import annotations
 

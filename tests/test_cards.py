@@ -1,4 +1,4 @@
-"""Cards and the text notation of hands (RULES.md section 2): parsing, canonical text, decks and dealing."""
+"""Cards and the text notation of hands (rule book §2): parsing, canonical text, decks and dealing."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from gouji import RANKS, InvalidCards
 from gouji import cards as C
 
 ORDER = "3456789TJQKA2XD"
-"""The rank order of RULES.md section 2, written out here so the tests do not trust the engine's own table."""
+"""The rank order of rule book §2, written out here so the tests do not trust the engine's own table."""
 
 
 def counts_of(**by_rank: int) -> tuple[int, ...]:

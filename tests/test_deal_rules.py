@@ -1,5 +1,5 @@
 """Scripted deals, one rule at a time: rounds, gouji plays, yielding, 接风, 憋三 and 闷, places, the sweep
-(RULES.md sections 5, 7 and the worked examples 7-10 of section 15)."""
+(rule book §5 and §7, and the worked examples 7-10 of §15)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """The heuristic bot and hints: legal in every preset and phase, blind to hidden cards, the strategy lines
-of RULES.md and the seeds in set positions, and stronger than the random bot."""
+of the rule book and the regional texts in set positions, and stronger than the random bot."""
 
 from __future__ import annotations
 

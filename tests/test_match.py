@@ -1,4 +1,4 @@
-"""Sets with tribute and scoring, the duplicate tournament, and records (RULES.md sections 12-13)."""
+"""Sets with tribute and scoring, the duplicate tournament, and records (rule book §12-13)."""
 
 from __future__ import annotations
 

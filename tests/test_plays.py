@@ -1,7 +1,7 @@
-"""Plays (RULES.md sections 2-4 and the worked examples of section 15), response and lead generation, actions.
+"""Plays (rule book §2-4 and the worked examples of §15), response and lead generation, actions.
 
-The beating tests check the engine against a reference written here straight from the wording of RULES.md
-section 4, and the generators against brute force over every sub-multiset of a hand.
+The beating tests check the engine against a reference written here straight from the wording of rule book §4,
+and the generators against brute force over every sub-multiset of a hand.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from gouji import actions as A
 from gouji import plays as P
 
 ORDER = "3456789TJQKA2XD"
-"""RULES.md section 2, low to high; the reference below uses these positions as values."""
+"""Rule book §2, low to high; the reference below uses these positions as values."""
 R = {c: i for i, c in enumerate(ORDER)}
 THREE, TEN, ACE, TWO, X, D = R["3"], R["T"], R["A"], R["2"], R["X"], R["D"]
 NATURALS = range(THREE, ACE + 1)
@@ -33,7 +33,7 @@ Counts = tuple[int, ...]
 
 
 # ---------------------------------------------------------------------------------------------------------
-# The reference, from the wording of RULES.md sections 3 and 4
+# The reference, from the wording of rule book §3 and §4
 
 
 def counts_from_key(rank: int, k: int, t: int, x: int, d: int) -> Counts:
@@ -296,7 +296,7 @@ def test_plays_are_immutable_interned_values() -> None:
 
 
 # ---------------------------------------------------------------------------------------------------------
-# 2. The worked examples of RULES.md section 15
+# 2. The worked examples of rule book §15
 
 
 def values(text: str) -> list[str]:
@@ -357,7 +357,7 @@ def test_example_5_big_joker_kill_under_qingdao_and_tongyong() -> None:
     assert gouji.beats("XXX 9 9 9", top, rules="tongyong")
     assert not gouji.beats("DDD 9 9 9", top, rules="tongyong")  # a card of B left over
     assert P.can_beat(everything, top, kill=True)
-    # the short cases RULES.md section 4 lists
+    # the short cases rule book §4 lists
     assert gouji.beats("DD", "D", rules="tongyong") and not gouji.beats("DD", "D", rules="qingdao")
     assert gouji.beats("XXX", "D", rules="tongyong") and not gouji.beats("XXX", "D", rules="qingdao")
     assert gouji.beats("DXX", "D", rules="tongyong")  # mixed: three small jokers

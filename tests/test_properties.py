@@ -1,4 +1,4 @@
-"""Property tests of whole deals over every preset (RULES.md 5-11, STYLE.md "Property tests").
+"""Property tests of whole deals over every preset (rule book §5-11).
 
 Random playouts of :meth:`Deal.new` (with the setup phases) and :meth:`Deal.from_hands` check that:
 

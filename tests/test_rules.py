@@ -20,7 +20,7 @@ TABLE_ORDER = (
 
 THREES_FOURS = (("3", 10), ("4", 10))
 
-# RULES.md section 14, row by row.  A "—" of the table (tournament's 开点 rows) is left out here.
+# The common table of rule book §14, row by row.  A "—" of the table (tournament's 开点 rows) is left out here.
 # fmt: off
 TABLE: dict[str, dict[str, Any]] = {
     "qingdao": dict(
@@ -107,7 +107,7 @@ ELSEWHERE: dict[str, dict[str, Any]] = {
         "sweep_tribute": "losers_pay",
     },
 }
-"""Preset values RULES.md gives outside the section 14 table."""
+"""Preset values the rule book gives outside the §14 table."""
 
 DEVIATIONS: dict[tuple[str, str], tuple[Any, str]] = {
     ("tongyong", "four_forfeits_kaidian"): (True, "003 通用: 提前发4不算开点"),
@@ -115,7 +115,7 @@ DEVIATIONS: dict[tuple[str, str], tuple[Any, str]] = {
     ("changyi", "four_forfeits_kaidian"): (True, "001 昌邑: 没开点直接出4，算放弃开点"),
     ("heze", "no_three"): ("free", "001 菏泽: 没有钱、大花、小花，则无偿获得3"),
 }
-"""Options the engine sets for a preset though RULES.md names them for no preset (section 14 says unlisted
+"""Options the engine sets for a preset though the rule book names them for no preset (§14 says unlisted
 options take the qingdao value).  Each is backed by the seed quoted and documented in docs/rules.md."""
 
 
@@ -168,7 +168,7 @@ def test_unlisted_options_are_qingdaos(name: str) -> None:
 
 @pytest.mark.parametrize(("name", "option"), list(DEVIATIONS))
 def test_preset_deviations_are_documented(name: str, option: str) -> None:
-    """Every option a preset sets beyond RULES.md's table is explained, with its seed, in docs/rules.md."""
+    """Every option a preset sets beyond the rule book's table is explained, with its seed, in docs/rules.md."""
     doc = (Path(__file__).parent.parent / "docs" / "rules.md").read_text(encoding="utf-8")
     value, seed = DEVIATIONS[name, option]
     assert getattr(RuleSet.preset(name), option) == value

@@ -1,4 +1,4 @@
-"""The before-play phases: buying 3s and 4s (RULES.md section 9), revolution, 要头/无头 and the void deal
+"""The before-play phases: buying 3s and 4s (rule book §9), revolution, 要头/无头 and the void deal
 (section 10), 宣点 (section 8.2), and where revolutionaries are placed (section 5.5)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Tribute (进贡 / 还贡, RULES.md section 12): what is owed, and how a deal pays it from the new hands."""
+"""Tribute (进贡 / 还贡, rule book §12): what is owed, and how a deal pays it from the new hands."""
 
 from __future__ import annotations
 

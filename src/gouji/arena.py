@@ -1,4 +1,4 @@
-"""The arena: two bots measured against each other with duplicate deals (RULES.md section 13).
+"""The arena: two bots measured against each other with duplicate deals (rule book §13).
 
 Every deal is played twice with the same cards and the teams swapped, so that each bot holds each set of
 hands once and the luck of the cards cancels out:

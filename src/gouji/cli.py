@@ -35,7 +35,7 @@ SEED_STRIDE = 1_000_003
 MAX_DECISIONS = 200_000
 """A deal taking more decisions than this is an engine bug: :func:`play_random` stops with an error."""
 TOURNAMENT_POINTS = (6, 5, 4, 3, 2, 1)
-"""Small points for 头科 … 大落 under tournament scoring (比赛规则, RULES.md section 13)."""
+"""Small points for 头科 … 大落 under tournament scoring (比赛规则, rule book §13)."""
 _NOT_OPTIONS = ("name", "source", "extra")
 
 

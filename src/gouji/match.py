@@ -1,6 +1,6 @@
 """Sets of deals with tribute and scoring, the duplicate tournament, and their records.
 
-- :class:`Match` is a set (rule book §12–§13): ``set_length`` deals; the first pays no tribute, each
+- :class:`Match` is a set (rule book §12–13): ``set_length`` deals; the first pays no tribute, each
   later one starts with the tribute owed from the deal before (:func:`gouji.tribute.owed`); the 大落 of a
   deal leads the next; team points run across the set.
 - :class:`Tournament` is the duplicate match of 比赛规则 (rule book §13): two teams of six in two groups

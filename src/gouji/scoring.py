@@ -1,4 +1,4 @@
-"""Scoring a finished deal (RULES.md section 13).
+"""Scoring a finished deal (rule book §13).
 
 - ``set`` scoring: each place scores ``place_points`` (头科 +4, 二科 +2, 三科 0, 四科 0, 二落 −2, 大落 −4 by
   default) and a team scores the sum of its three players.  A sweep (串三户) replaces that: every member of

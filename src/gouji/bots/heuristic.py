@@ -5,7 +5,7 @@ and estimates, from the card counter (``view["played"]``, the seat's own hand an
 likely a play is to stand: for each opponent who may still answer it, the chance that its hidden hand
 holds a play that beats it (each opponent's share of the unseen cards drawn binomially).
 
-The lines it follows (the rule book and the seeds' 技巧):
+The lines it follows (the rule book and the regional texts' 技巧, playing tips):
 
 - **Leads**: go out when the hand is one play; otherwise shed the lowest natural group, naked, and keep
   the control cards; open the point early with a pure gouji play that will likely stand (and lead the
