@@ -217,10 +217,10 @@ class LegalActions(Sequence[Action]):
         blocks: list[_Block] = []
         for r in range(THREE if allow_threes else THREE + 1, ACE + 1):
             if hand[r]:
-                if whole_fours and r == FOUR:
-                    blocks.append(_Block(r, hand[r], 1, 0, 1, 1, 1, 0))
-                    continue
                 blocks.append(_Block(r, 1, hand[r], 0, h2 + 1, hx + 1, hd + 1, 0))
+        if whole_fours and hand[FOUR]:  # all the 4s, nothing attached: one play
+            i = next(i for i, b in enumerate(blocks) if b.rank == FOUR)
+            blocks[i] = _Block(FOUR, hand[FOUR], 1, 0, 1, 1, 1, 0)
         if h2:
             blocks.append(_Block(NO_RANK, 0, 1, 1, h2, hx + 1, hd + 1, 0))
         if hx or hd:

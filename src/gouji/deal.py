@@ -111,6 +111,10 @@ class Round:
     )
 
     def __init__(self, leader: int = -1) -> None:
+        self.start(leader)
+
+    def start(self, leader: int) -> None:
+        """Begin a new round led by ``leader`` (the deal keeps one Round and starts it over)."""
         self.leader = leader
         """The seat that leads (led) this round."""
         self.top: Play | None = None
@@ -397,10 +401,9 @@ class Deal:
     def headless(self, seat: int) -> bool:
         """无头: the seat's opposite is no longer in play (and no 要头 protection is left; with
         ``smothered_keeps_head`` a smothered 对头 still counts as there, 憋三留头)."""
-        opp = (seat + 3) % SEATS
-        if self.in_play[opp] or self.yaotou_left[seat] > 0:
+        if self.in_play[(seat + 3) % SEATS] or self.yaotou_left[seat] > 0:
             return False
-        return not (self.rules.smothered_keeps_head and self.status[opp] == SMOTHERED)
+        return not self.rules.smothered_keeps_head or self.status[(seat + 3) % SEATS] != SMOTHERED
 
     def legal_actions(self) -> LegalActions:
         """The actions open to :attr:`to_act` (empty once the deal is over)."""
@@ -482,7 +485,7 @@ class Deal:
         self._new_round(lead)
 
     def _new_round(self, leader: int) -> None:
-        self.round = Round(leader)
+        self.round.start(leader)
         self.to_act = leader
         self._legal = None
 
@@ -552,21 +555,21 @@ class Deal:
         self.events.append({"type": "selfopen", "seat": s, "to": opp, "hand": self.hand(s)})
 
     def _act_play(self, s: int, a: Action) -> None:
-        rd = self.round
-        if a is PASS:
-            if rd.burn_offers:
-                rd.burn_offers.pop(0)
+        if isinstance(a, Play):
+            self._play(s, a, burn=False)
+        elif a is PASS:
+            offers = self.round.burn_offers
+            if offers:
+                offers.pop(0)
                 self._after_burn_offer()
             else:
                 self._pass(s)
         elif a is YIELD:
             self._yield(s)
-        elif isinstance(a, Burn):
-            rd.burn_offers = []
-            self._play(s, a.play, burn=True)
         else:
-            assert isinstance(a, Play)
-            self._play(s, a, burn=False)
+            assert isinstance(a, Burn)
+            self.round.burn_offers = []
+            self._play(s, a.play, burn=True)
 
     def _pass(self, s: int) -> None:
         rd = self.round
@@ -628,7 +631,7 @@ class Deal:
                 self._end_burn("success")
 
         # 无级自开: the first lead of 4s opens
-        if leading and play.rank == C.FOUR and self.self_opening[s]:
+        if leading and rules.self_open and self.self_opening[s] and play.rank == C.FOUR:
             self.self_opening[s] = False
             if self._can_open(s, False):
                 self._open(s)
@@ -730,8 +733,14 @@ class Deal:
             order: tuple[int, ...] = ((s + 2) % SEATS, (s + 4) % SEATS, (s + 1) % SEATS, (s + 5) % SEATS)
         else:  # 000 第十条: 无联邦烧牌优先，按上下家的顺序顺烧
             order = ((s + 1) % SEATS, (s + 2) % SEATS, (s + 4) % SEATS, (s + 5) % SEATS)
+        in_play = self.in_play
         for c in order:
-            if c == opp or not self.in_play[c] or (rd.passed >> c) & 1 or self.headless(c):
+            if (
+                c == opp
+                or not in_play[c]
+                or (rd.passed >> c) & 1
+                or (not in_play[(c + 3) % SEATS] and self.headless(c))
+            ):
                 continue
             if rules.burn_needs_kaidian and not (
                 self.opened[c] or (rules.burn_after_four_forfeit and self.forfeited[c])
@@ -769,7 +778,8 @@ class Deal:
                 if c != top_seat and in_play[c] and not (pt >> c) & 1:
                     return c
             return -1
-        if top.gouji and (rd.protected or not self.headless(top_seat)):
+        # headless() only when the 对头 is out of play (inlined: this runs for every response)
+        if top.gouji and (rd.protected or in_play[(top_seat + 3) % SEATS] or not self.headless(top_seat)):
             if rd.protected:
                 return -1
             opp = opposite(top_seat)
@@ -780,7 +790,7 @@ class Deal:
                 if c == opp:
                     if not (rd.passed_top >> c) & 1:
                         return c
-                elif self.headless(c) and not (rd.passed >> c) & 1:
+                elif not in_play[(c + 3) % SEATS] and not (rd.passed >> c) & 1 and self.headless(c):
                     return c
             return -1
         if rd.after_yield:
@@ -928,28 +938,23 @@ class Deal:
                     return LegalActions([Play.of(C.THREE, hand[C.THREE])])
                 return LegalActions.leads(hand, allow_threes=False, whole_fours=rules.fours_whole)
             return LegalActions.leads(hand, allow_threes=True, whole_fours=rules.fours_whole)
-        kill = rules.big_joker_kill
-        answers: Iterable[Play] = responses(hand, top, kill)
+        answers: Iterable[Play] = responses(hand, top, rules.big_joker_kill)
         if rules.fours_whole and hand[C.FOUR]:
             answers = [p for p in answers if p.rank != C.FOUR or p.size == p.k == hand[C.FOUR]]
         if rd.burn_offers:
-            acts: list[Action] = [Burn(p) for p in answers]
-            acts.append(PASS)
-            return LegalActions(acts)
-        acts = list(answers)
-        acts.append(PASS)
-        if self._can_yield(s):
+            return LegalActions([*(Burn(p) for p in answers), PASS])
+        acts: list[Action] = [*answers, PASS]
+        # 让牌 (inlined: this runs for every answer): a non-gouji play of my 对头, once, outside the free-for-all
+        if (
+            rd.top_seat == (s + 3) % SEATS
+            and not top.gouji
+            and not self.ffa
+            and not rd.after_yield
+            and rd.yielder < 0
+            and (self._may_respond_plain((s + 1) % SEATS) or self._may_respond_plain((s + 2) % SEATS))
+        ):
             acts.append(YIELD)
         return LegalActions(acts)
-
-    def _can_yield(self, s: int) -> bool:
-        rd = self.round
-        top = rd.top
-        if self.ffa or top is None or top.gouji or rd.after_yield or rd.yielder >= 0:
-            return False
-        if rd.top_seat != opposite(s):
-            return False
-        return self._may_respond_plain((s + 1) % SEATS) or self._may_respond_plain((s + 2) % SEATS)
 
     def _explain(self, s: int, a: Action) -> str:
         """Why ``a`` is not legal for seat ``s`` now: a message a player can act on."""

@@ -89,12 +89,12 @@ _WHAT = {
 class Setup:
     """The before-play phases of one deal: the step reached, the seats still to ask, the 还贡 owed."""
 
-    __slots__ = ("chongdian", "deal", "givebacks", "queue", "returns", "step", "voids")
+    __slots__ = ("chongdian", "deal", "givebacks", "queue", "returns", "step", "steps", "voids")
 
     def __init__(self, deal: Deal) -> None:
         self.deal = deal
         self.step = 0
-        """Index of the next automatic step in :meth:`_steps`."""
+        """Index of the next automatic step in :attr:`steps`."""
         self.queue: list[int] = []
         """Seats still to decide in the current phase, in order."""
         self.returns: list[tuple[int, int, int]] = []
@@ -104,9 +104,7 @@ class Setup:
         self.chongdian: list[int] = []
         """The seats that asked to 冲点 in this deal."""
         self.voids = 0
-
-    def _steps(self) -> tuple[Callable[[], None], ...]:
-        return (
+        self.steps: tuple[Callable[[], None], ...] = (
             self._tribute,
             self._giveback,
             self._huiwu,
@@ -117,6 +115,7 @@ class Setup:
             self._xuandian,
             self._selfopen,
         )
+        """The automatic steps, in order; each may ask seats to decide."""
 
     # ------------------------------------------------------------------ running
 
@@ -125,7 +124,7 @@ class Setup:
         revolutions void the deal and it is dealt again, in a loop (never by recursion)."""
         d = self.deal
         d._legal = None
-        steps = self._steps()
+        steps = self.steps
         while True:
             if len(d.revolted) >= 2 or len(self.chongdian) >= 2:
                 self._void()
@@ -144,7 +143,10 @@ class Setup:
         """Seat ``s`` takes the legal setup action ``a``."""
         d = self.deal
         self.queue.pop(0)
-        if isinstance(a, Return):
+        if a is PASS:  # most setup decisions decline
+            if d.phase == GIVEBACK_PHASE:
+                self.givebacks.pop(0)
+        elif isinstance(a, Return):
             _, payer, _ = self.returns.pop(0)
             for r, n in enumerate(a.counts):
                 d.hands[s][r] -= n
@@ -166,8 +168,6 @@ class Setup:
                 d.hands[s][r] -= n
                 d.hands[payer][r] += n
             d.events.append({"type": "tribute_giveback", "from": s, "to": payer, "cards": cards})
-        elif a is PASS and d.phase == GIVEBACK_PHASE:
-            self.givebacks.pop(0)
         elif a is HUIWU:
             n = d.hands[s][FIVE]
             d.hands[s][FIVE] = 0
