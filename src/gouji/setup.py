@@ -264,10 +264,15 @@ class Setup:
                 for s in self._in_order(lambda s: d.in_play[s] and d.hands[s][C.FOUR] == 0):
                     self._buy(s, C.FOUR)
 
+    def _ask_all_in_play(self, phase: str, on: bool) -> None:
+        """Where the rule is ``on``, ask every seat in play, in order, whatever its hand (so the turns
+        tell nobody who could take the step)."""
+        if on:
+            d = self.deal
+            self._ask(phase, self._in_order(lambda s: d.in_play[s]))
+
     def _revolution(self) -> None:
-        d = self.deal
-        if d.rules.revolution:
-            self._ask(REVOLUTION, self._in_order(lambda s: d.in_play[s]))
+        self._ask_all_in_play(REVOLUTION, self.deal.rules.revolution)
 
     def _yaotou(self) -> None:
         d = self.deal
@@ -275,9 +280,7 @@ class Setup:
 
     def _chongdian(self) -> None:
         """冲点: every seat in play is asked (only one with no joker and no 2 may ask); two asks void."""
-        d = self.deal
-        if d.rules.chongdian:
-            self._ask(CHONGDIAN_PHASE, self._in_order(lambda s: d.in_play[s]))
+        self._ask_all_in_play(CHONGDIAN_PHASE, self.deal.rules.chongdian)
 
     def _xuandian(self) -> None:
         d = self.deal
@@ -292,9 +295,7 @@ class Setup:
 
     def _selfopen(self) -> None:
         """无级自开: every seat in play is asked; one holding no gouji play and a 4 may show its hand."""
-        d = self.deal
-        if d.rules.self_open:
-            self._ask(SELFOPEN_PHASE, self._in_order(lambda s: d.in_play[s]))
+        self._ask_all_in_play(SELFOPEN_PHASE, self.deal.rules.self_open)
 
     # ------------------------------------------------------------------ helpers
 
