@@ -517,3 +517,21 @@ def test_shandong_preset_deals_34_each_and_plays_out() -> None:
         d.act(la[rng.randrange(len(la))])
     assert d.places is not None and sorted(d.places) == list(range(6))
     assert gouji.Deal.replay(d.events).places == d.places
+
+
+def test_transcripts_name_the_regional_events() -> None:
+    """The readable transcript (gouji.transcript) spells out the events of §16."""
+    from gouji.transcript import format_events
+
+    d = chongdian_deal(["QQQKKJJJJ56", "AAA6", "2", "AAAAAKKK7", "2K8", "2Q9"])
+    for attempt, answer in (("QQQ", "AAA"), ("KK", "AA")):
+        run(d, (0, attempt))
+        others_pass(d, 3, answer)
+        others_pass(d, 0, "pass")
+    run(d, (0, "JJJJ"))
+    others_pass(d, 3, "pass")
+    run(d, (0, "5"), (1, "6"), (2, "2"))
+    text = format_events(d.events)
+    assert "seat 0 asks to 冲点" in text and "seat 0's 冲点: stood" in text
+    assert "seat 0 leaves play after its 冲点, placed 三科" in text
+    assert "亮3: seat" in format_events(Deal.new("qingdao", seed=3).events)
