@@ -49,7 +49,7 @@ def test_final_play_cannot_be_burned() -> None:
 
 
 def test_burn_needs_kaidian() -> None:
-    rules = QINGDAO.replace(burn_needs_kaidian=True)
+    rules = QINGDAO.replace(burn_needs_kaidian=True, kaidian_needs_four=False)
     d = Deal.from_hands(["QQQ553", "AAA63", "KKK73", "KKK83", "AAA93", "T3"], rules, leader=0)
     run(d, (0, "QQQ"))
     assert d.to_act == 3, "nobody has opened the point, so nobody may burn"
@@ -175,7 +175,7 @@ def stand(deal: Deal, seat: int, play: str) -> None:
 
 
 def test_pure_gouji_that_stands_opens_the_point() -> None:
-    d = Deal.from_hands(["QQQ553", "443", "663", "773", "883", "993"], "qingdao", leader=0)
+    d = Deal.from_hands(["QQQ553", "443", "663", "773", "883", "993"], "zoucheng", leader=0)
     stand(d, 0, "QQQ")
     assert d.opened == [True, False, False, False, False, False]
     assert any(e["type"] == "open" and e["seat"] == 0 for e in d.events)

@@ -11,6 +11,7 @@ from click.testing import CliRunner, Result
 import gouji
 from gouji import PRESETS, RuleSet
 from gouji.cli import BURN_RESULTS, main, option_docs, option_names, random_deal, simulate
+from gouji.ruledocs import describe
 
 WIDE = {"COLUMNS": "100"}
 
@@ -53,22 +54,35 @@ def test_version() -> None:
 def test_rules_lists_every_preset_with_its_source() -> None:
     result = run("rules")
     assert result.exit_code == 0, result.output
-    header = next(line for line in result.output.splitlines() if line.startswith("option"))
-    assert header.split() == ["option", *PRESETS]
+    headers = [line.split() for line in result.output.splitlines() if line.startswith("option")]
+    assert [name for h in headers for name in h[1:]] == list(PRESETS)  # in tables of a few presets
+
+    def values(option: str) -> list[str]:
+        lines = [" ".join(line.split()) for line in result.output.splitlines()]
+        found = [line.split()[1:] for line in lines if line.split()[:1] == [option]]
+        assert len(found) == len(headers), result.output
+        return [v for row in found for v in row]
+
     for name in option_names():
-        option_line(result.output, name)
+        values(name)
     # the 6-deck preset is the only one with decks 6; zhangqiu the only one with luanchan_at 5
-    assert option_line(result.output, "decks").split()[1:] == ["6" if p == "zaozhuang" else "4" for p in PRESETS]
-    assert option_line(result.output, "luanchan_at").split()[1:] == ["5" if p == "zhangqiu" else "4" for p in PRESETS]
+    assert values("decks") == ["6" if p == "zaozhuang" else "4" for p in PRESETS]
+    assert values("luanchan_at") == ["5" if p == "zhangqiu" else "4" for p in PRESETS]
     assert "通用规则" in result.output and "比赛规则" in result.output
 
 
-def test_rules_fits_a_100_column_terminal() -> None:
+def test_rules_fits_an_80_column_terminal() -> None:
     from rich.cells import cell_len
 
-    for args in (["rules"], ["rules", "zhangqiu"]):
-        result = run(*args)
-        assert max(cell_len(line) for line in result.output.splitlines()) <= 100
+    for args in (["rules"], ["rules", "zhangqiu"], ["rules", "shandong"]):
+        result = CliRunner().invoke(main, args, env={"COLUMNS": "80"})
+        assert result.exit_code == 0, result.output
+        assert max(cell_len(line) for line in result.output.splitlines()) <= 80
+        # and nothing is cut short: every option's explanation is there in full
+        if len(args) == 2:
+            flat = " ".join(result.output.split())
+            for name, _, text in describe(RuleSet.preset(args[1])):
+                assert " ".join(text.split()) in flat, name
 
 
 def test_rules_one_preset_shows_values_and_descriptions() -> None:
@@ -77,7 +91,9 @@ def test_rules_one_preset_shows_values_and_descriptions() -> None:
     assert "003 通用规则" in result.output
     line = option_line(result.output, "big_joker_kill")
     assert line.split()[1] == "true"
-    assert "大王二杀一" in line  # the first line of the field's docstring in rules.py
+    lines = result.output.splitlines()
+    below = lines[next(i for i, x in enumerate(lines) if x.startswith("big_joker_kill")) + 1]
+    assert below.startswith("    ") and "大王二杀一" in below  # its explanation (gouji.ruledocs), indented
     assert option_line(result.output, "removed").split()[1:3] == ["3×10", "4×8"]
     assert option_line(run("rules", "qingdao").output, "big_joker_kill").split()[1] == "false"
 

@@ -68,7 +68,8 @@ def test_example_7_other_seats_may_only_burn() -> None:
 
 
 def test_declining_a_burn_is_not_a_pass_of_the_round() -> None:
-    d = Deal.from_hands(EX7, "qingdao", leader=0)
+    # opening without the 4 (zoucheng's 开点) so that the standing play opens at once
+    d = Deal.from_hands(EX7, gouji.RuleSet.preset("qingdao").replace(kaidian_needs_four=False), leader=0)
     run(d, (0, "QQQ"), (2, "pass"), (4, "pass"), (1, "pass"), (5, "pass"))
     assert d.view(None)["passed"] == []
     run(d, (3, "pass"))

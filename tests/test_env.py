@@ -141,7 +141,7 @@ def test_an_illegal_action_raises_and_changes_nothing() -> None:
 
 def test_reset_from_a_given_deal_and_bad_options() -> None:
     e = raw_env("qingdao")
-    deal = Deal.from_hands(["3" * 36] * 6, "qingdao", leader=2)
+    deal = Deal.from_hands(["33KKQQ", "44KKQQ", "55KKQQ", "66KKQQ", "77KKQQ", "88KKQQ"], "qingdao", leader=2)
     e.reset(options={"deal": deal, "ignored": 1})
     assert e.game.deal is deal and e.agent_selection == "seat_2"
     with pytest.raises(ValueError, match="tournament rules"):

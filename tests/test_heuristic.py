@@ -11,6 +11,7 @@ import pytest
 
 import gouji
 from gouji import PASS, YIELD, Burn, Deal, Play, parse_action
+from gouji import cards as C
 from gouji.actions import DECLARE, REVOLT, WUTOU, YAOTOU, Action
 from gouji.bots import BOTS, RandomBot, make_bot, play_deal
 from gouji.bots.heuristic import HeuristicBot
@@ -362,7 +363,8 @@ def test_keeps_a_safe_play_for_the_last_before_the_threes() -> None:
 
 
 def test_opens_the_point_with_a_safe_pure_gouji_play() -> None:
-    deal = Deal.from_hands(["AAAAAAA5678333"] + [FILLER] * 5, "qingdao", leader=0)
+    zoucheng = gouji.RuleSet.preset("zoucheng").replace(decks=8)  # these hands hold more 3s than 4 decks
+    deal = Deal.from_hands(["AAAAAAA5678333"] + [FILLER] * 5, zoucheng, leader=0)
     action, reason = choose(deal)
     assert action == Play.of(11, 7)
     assert "open" in reason
@@ -437,3 +439,43 @@ def test_beats_the_random_bot_on_duplicate_deals() -> None:
         margins.append(margin)
     assert sum(margins) / len(margins) > 20
     assert sum(m > 0 for m in margins) >= 0.8 * len(margins)
+
+
+# ---------------------------------------------------------------- the regional decisions of rule book §16
+
+
+def test_answers_the_regional_setup_decisions() -> None:
+    from gouji.tribute import Payment
+
+    # 汇5: discard the 5s
+    rules = gouji.RuleSet.preset("qingdao").replace(bie_san=False, revolution=False, xuandian=False, huiwu=True)
+    deal = Deal.from_hands(["5559K", "AK", "AK", "AK", "AK", "AK"], rules, leader=0, setup=True, huiwu=[0])
+    assert deal.phase == "huiwu"
+    assert str(choose(deal)[0]) == "huiwu"
+    # 退贡: hand a teammate's 落贡 back
+    rules = rules.replace(huiwu=False, lao_to_teammate="returnable")
+    pays = [Payment("luo", 2, 0, 1, giveback=True)]
+    deal = Deal.from_hands(["AK", "AK", "2AK", "AK", "AK", "AK"], rules, leader=0, setup=True, tribute=pays)
+    assert deal.phase == "giveback" and str(choose(deal)[0]) == "giveback"
+    # 无级自开 whenever allowed
+    rules = rules.replace(self_open=True)
+    deal = Deal.from_hands(["KQJ9854", "AA", "AA", "AA", "AA", "AA"], rules, leader=0, setup=True)
+    assert deal.phase == "selfopen" and str(choose(deal)[0]) == "selfopen"
+    # 冲点: with three pure gouji groups and three As; not with a weak hand
+    rules = rules.replace(self_open=False, chongdian=True)
+    deal = Deal.from_hands(["AAAKKQQQ5", "9KQJ", "2", "2", "2", "2"], rules, leader=0, setup=True)
+    assert deal.phase == "chongdian" and str(choose(deal)[0]) == "chongdian"
+    deal.act("chongdian")
+    assert str(choose(deal)[0]) == "pass", "seat 1: KQJ9 is no 冲点 hand"
+
+
+def test_a_chongdian_attempt_leads_the_play_likeliest_to_stand() -> None:
+    rules = gouji.RuleSet.preset("qingdao").replace(bie_san=False, revolution=False, xuandian=False, chongdian=True)
+    deal = Deal.from_hands(["AAAKKQQQ5", "9KQJ", "2", "2", "2", "2"], rules, leader=0, setup=True)
+    deal.act("chongdian")
+    while deal.phase == "chongdian":
+        deal.act("pass")
+    assert deal.phase == "play" and deal.to_act == 0
+    action, reason = choose(deal)
+    assert action in deal.legal_actions() and "冲点" in reason
+    assert isinstance(action, Play) and action.rank == C.ACE

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import json
 import random
+import zlib
 from typing import Any
 
 import pytest
@@ -22,9 +23,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gouji
+import gouji.setup
 from gouji import Burn, Deal, IllegalAction, Play, parse_action, team
 from gouji import cards as C
 from gouji.actions import InvalidAction
+from gouji.match import Match
 from gouji.tribute import owed
 
 from .helpers import (
@@ -42,7 +45,7 @@ from .helpers import (
 PRESETS = list(gouji.PRESETS)
 MODES = ["new", "hands", "tribute"]
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-SETUP_PHASES = ("tribute_return", "buy_four", "revolution", "yaotou", "xuandian")
+SETUP_PHASES = gouji.setup.PHASES
 # (preset, mode) pairs: "tribute" only where the rules have tribute (elsewhere it is the same as "new")
 PRESET_MODES = [(p, m) for p in PRESETS for m in MODES if m != "tribute" or gouji.RuleSet.preset(p).tribute]
 SEED_MODES = [(p, m) for p, m in PRESET_MODES if m != "hands"]
@@ -286,10 +289,17 @@ def check_refusals(deal: Deal, rng: random.Random) -> int:
         if is_legal(deal, text, texts):
             continue
         if leading and not text.lower().startswith(("burn", "return")):
-            # a lead may be any play of held cards, save 3s under 憋三 (rule book §5.2, §7)
+            # a lead may be any play of held cards, save 3s under 憋三 (rule book §5.2, §7), 4s split or
+            # with something attached under fours_whole, and anything but a 冲点 attempt (§16)
             p = as_play_or_none(text)
             held = p is not None and C.contains(deal.hands[s], p.counts)
-            assert not held or (deal.rules.bie_san and p.counts[C.THREE]), f"seat {s} may not lead {text}"
+            ch = deal.chongdian
+            assert (
+                not held
+                or (deal.rules.bie_san and p.counts[C.THREE])
+                or (deal.rules.fours_whole and p.rank == C.FOUR)
+                or (ch is not None and ch["result"] is None and ch["seat"] == s)
+            ), f"seat {s} may not lead {text}"
         with pytest.raises(IllegalAction) as info:
             deal.act(text)
         assert isinstance(info.value, ValueError)
@@ -483,20 +493,26 @@ def check_end(deal: Deal) -> None:
     assert public["places"] == places and public["to_act"] is None
     statuses = [p["status"] for p in public["players"]]
     assert len({team(s) for s in range(6) if statuses[s] == "in_play"}) <= 1, "two teams still in play"
-    # penalties from the bottom: failed burns, then 闷 in order
-    penalties = deal.failed_burns + [s for s, _ in deal.smothered]
+    # penalties from the bottom: 大拉 for holding no 3, a lost 冲点, failed burns, then 闷 in order
+    ch = deal.chongdian
+    lost = [ch["seat"]] if ch is not None and ch["place"] == 5 else []
+    rescued = [ch["seat"]] if ch is not None and ch["place"] == 2 else []
+    assert len(deal.failed_burns) < 3  # 无头 seats neither burn nor are burned (docs/rules.md)
+    penalties = deal.no_three + lost + deal.failed_burns + [s for s, _ in deal.smothered]
     assert len(set(penalties)) == len(penalties)
     assert [places[5 - i] for i in range(len(penalties))] == penalties
+    for c in rescued:  # 冲点 rescued by the team's 头科: 三科
+        assert places[2] == c or places[2] in penalties
     # those who went out take the free places from the top, in order (a revolutionary aside)
     outs = deal.out_order
-    assert [s for s in places if s not in deal.revolted][: len(outs)] == outs
+    assert [s for s in places if s not in deal.revolted and s not in rescued][: len(outs)] == outs
     for r in deal.revolted:
         # 四科, or 三科 when the revolutionary's own team takes 头科 and 二科
         want = 2 if team(places[0]) == team(places[1]) == team(r) else 3
         if places[want] not in penalties:
             assert places[want] == r, f"revolutionary {r} should take place {want}: {places}"
     # the rest hold cards: fewer cards first
-    holders = [s for s in places if s not in outs and s not in penalties and s not in deal.revolted]
+    holders = [s for s in places if s not in outs + penalties + rescued and s not in deal.revolted]
     sizes = [deal.card_count(s) for s in holders]
     assert sizes == sorted(sizes)
     assert all(statuses[s] == "in_play" for s in holders)
@@ -563,7 +579,10 @@ def swapped_hands(preset: str, seed: int, setup: bool) -> tuple[list[str], list[
     counts = [list(C.parse_counts(h)) for h in hands_a]
     o = rng.randrange(6)
     i, j = rng.sample([s for s in range(6) if s != o], 2)
-    ranks = range(C.FOUR + 1, C.ACE + 1) if setup else range(C.FOUR if gouji.RuleSet.preset(preset).bie_san else 0, 15)
+    rules = gouji.RuleSet.preset(preset)
+    ranks: Any = range(C.FOUR + 1, C.ACE + 1) if setup else range(C.FOUR if rules.bie_san else 0, 15)
+    if rules.fours_whole:  # 4不拆不挂: which plays of 4s a seat may make depends on how many it holds
+        ranks = [r for r in ranks if r != C.FOUR]
     a = rng.choice([r for r in ranks if counts[i][r]])
     b = rng.choice([r for r in ranks if counts[j][r] and r != a])
     counts[i][a] -= 1
@@ -588,8 +607,10 @@ def test_views_do_not_depend_on_hidden_cards(preset: str, setup: bool, seed: int
     db = Deal.from_hands(hands_b, preset, leader, **kw)
     rng = random.Random(seed + 1)
     while True:
-        if any(e["type"] == "revolution" and e["seat"] in (i, j) for e in da.events):
-            return  # a revolutionary lays the hand down (革命): it is public from then on, void deal or not
+        if any(e["type"] in ("revolution", "selfopen") and e["seat"] in (i, j) for e in da.events):
+            # a revolutionary lays the hand down (革命): it is public from then on, void deal or not; a
+            # hand shown in 无级自开 is its 对头's to see
+            return
         assert da.view(o) == db.view(o), f"view({o}) differs after {len(da.events)} events"
         assert da.view(None) == db.view(None)
         assert_no_hidden_hand(da, o)
@@ -603,6 +624,8 @@ def test_views_do_not_depend_on_hidden_cards(preset: str, setup: bool, seed: int
             db.act(str(action))
         except IllegalAction:
             # B may refuse only an action that needs the card swapped away
+            if str(action) == "selfopen" and s in (i, j):
+                return  # 无级自开 depends on holding no gouji play: the swap may have made one
             act = parse_action(action)  # a play, a burn or a 还贡 return
             counts = act.play.counts if isinstance(act, Burn) else getattr(act, "counts", C.EMPTY)
             assert (s == i and counts[a]) or (s == j and counts[b]), f"B refused {action} of seat {s}"
@@ -619,7 +642,7 @@ def setup_turns(deal: Deal, rng: random.Random, eager: bool) -> tuple[dict[str, 
         assert deal.to_act is not None
         assert_no_hidden_hand(deal, deal.to_act)
         if deal.phase not in asked and deal.phase == "revolution":
-            revolted_before = list(deal.revolted)
+            revolted_before = [s for s in range(6) if not deal.in_play[s]]  # revolted, or 大拉 (no 3)
         asked.setdefault(deal.phase, []).append(deal.to_act)
         deal.act(choose_action(deal, rng, eager_revolt=eager))
         n = sum(e["type"] == "void" for e in deal.events)
@@ -650,11 +673,20 @@ def test_setup_turns_follow_public_order(preset: str, mode: str, seed: int, eage
         assert asked.get("yaotou", []) == [(r + 3) % 6 for r in deal.revolted]
     else:
         assert "revolution" not in asked and "yaotou" not in asked
+    out = deal.revolted + deal.no_three
+    in_play = [s for s in order if s not in out]
     if rules.xuandian:
-        skip = set(deal.revolted) | {(r + 3) % 6 for r in deal.revolted}
+        skip = set(out) | {(r + 3) % 6 for r in out}
+        if deal.chongdian is not None:  # the 冲点 settles its pair's point
+            skip |= {deal.chongdian["seat"], (deal.chongdian["seat"] + 3) % 6}
         assert asked.get("xuandian") == [s for s in order if s not in skip]
     else:
         assert "xuandian" not in asked
+    # 冲点 and 无级自开 are asked of every seat in play, whatever its hand (rule book §16.3)
+    assert asked.get("chongdian", []) == (in_play if rules.chongdian else [])
+    assert asked.get("selfopen", []) == (in_play if rules.self_open else [])
+    giveback = [p.receiver for p, e in zip(deal.tribute, paid, strict=True) if p.giveback and e["cards"]]
+    assert asked.get("giveback", []) == giveback
 
 
 @pytest.mark.parametrize("seed", range(3))
@@ -714,3 +746,78 @@ def test_views_are_json_and_show_what_the_rules_allow(preset: str, mode: str, se
         if deal.is_over:
             break
         deal.act(choose_action(deal, rng))
+
+
+# ---------------------------------------------------------------------------------------------------------
+# 6. Every regional option of rule book §16, turned on in every preset
+
+
+REGIONAL_VARIANTS: list[dict[str, Any]] = [
+    {"burn_priority": "turn_order"},
+    {"smother_by": "not_opposite"},
+    {"smother_by": "opposite_only"},
+    {"smothered_keeps_head": True},
+    {"open_when_opposite_smothered": True},
+    {"fours_whole": True},
+    {"failed_burn_third": "sanke"},
+    {"gousiji": True, "bie_san": False},
+    {"first_leader": "liang_san"},
+    {"buy_order": "teammates_second"},
+    {"buy_order": "teammates_first"},
+    {"no_three": "last"},
+    {"return_held_ranks_only": True},
+    {"mutual_point_tribute": "waive"},
+    {"huiwu": True},
+    {"sweep_restart_leader": True},
+    {"lao_to_teammate": "returnable"},
+    {"sweep_keeps_point_tribute": True},
+    {"chongdian": True},
+    {"self_open": True},
+]
+
+
+def _variant_id(v: dict[str, Any]) -> str:
+    return ",".join(f"{k}={val}" for k, val in v.items())
+
+
+@pytest.mark.parametrize("variant", REGIONAL_VARIANTS, ids=_variant_id)
+@pytest.mark.parametrize("preset", PRESETS)
+def test_every_regional_option_plays_out_in_every_preset(preset: str, variant: dict[str, Any]) -> None:
+    """Random playouts of every preset with each §16 option on end with six places (a short set with
+    tribute, so that 还贡, 退贡, 汇5 and the sweep rules get their turn), and replay exactly."""
+    rules = gouji.RuleSet.preset(preset).replace(**variant)
+    seed = zlib.crc32(f"{preset}/{_variant_id(variant)}".encode())
+    rng = random.Random(seed)
+    match = Match(rules, seed=seed, set_length=3)
+    while not match.is_over:
+        deal = match.current
+        assert deal.to_act is not None
+        match.act(choose_action(deal, rng, eager_revolt=rng.random() < 0.2))
+    for deal in match.deals:
+        check_end(deal)
+        assert Deal.replay(deal.events).events == deal.events
+    assert Match.from_record(match.record()).totals == match.totals
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_heuristic_bots_stay_legal_on_every_preset(preset: str) -> None:
+    """The heuristic bot answers every decision, the new ones of §16 too, with a legal action (strict mode
+    raises on any internal error) on every preset, with the before-play options of §16 on."""
+    from gouji.bots.heuristic import HeuristicBot
+
+    rules = gouji.RuleSet.preset(preset)
+    if preset != "shandong":  # shandong has them already; elsewhere they are switched on here
+        rules = rules.replace(chongdian=True, self_open=True, huiwu=True, lao_to_teammate="returnable")
+    bot = HeuristicBot(strict=True)
+    match = Match(rules, seed=f"heuristic/{preset}", set_length=3)
+    seen: set[str] = set()
+    while not match.is_over:
+        deal = match.current
+        s = deal.to_act
+        assert s is not None
+        legal = deal.legal_actions()
+        action = bot.decide(deal.view(s), legal, random.Random(0))
+        assert action in legal
+        seen.add(deal.phase)
+        match.act(action)
+    assert "play" in seen

@@ -1,4 +1,4 @@
-"""Rule sets and the presets of rule book §14."""
+"""Rule sets and the presets of rule book §14 (and §16.3's ``shandong``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,9 @@ import gouji
 from gouji import PRESETS, RuleSet, UnknownRules, resolve
 from gouji import cards as C
 
-TABLE_ORDER = ("qingdao", "tournament", "tongyong", "changyi", "zoucheng", "zhangqiu", "zaozhuang", "heze")
+TABLE_ORDER = (
+    "qingdao", "tournament", "tongyong", "changyi", "zoucheng", "zhangqiu", "zaozhuang", "heze", "shandong"
+)  # fmt: skip
 
 THREES_FOURS = (("3", 10), ("4", 10))
 
@@ -23,7 +25,7 @@ THREES_FOURS = (("3", 10), ("4", 10))
 TABLE: dict[str, dict[str, Any]] = {
     "qingdao": dict(
         source="001 青岛, 000 大纲", decks=4, removed=(), bie_san=True, buy_four=False, big_joker_kill=False,
-        kaidian_needs_four=False, kaidian_allows_money=False, kaidian_until_out=2, burn_needs_kaidian=False,
+        kaidian_needs_four=True, kaidian_allows_money=False, kaidian_until_out=2, burn_needs_kaidian=False,
         burn_before_first_out=False, luanchan_at=4, revolution=True, xuandian=True, tribute=True,
         show_counts="always", scoring="set",
     ),
@@ -31,6 +33,7 @@ TABLE: dict[str, dict[str, Any]] = {
         source="000 比赛规则", decks=4, removed=(), bie_san=False, buy_four=False, big_joker_kill=False,
         burn_needs_kaidian=False, burn_before_first_out=False, luanchan_at=4, revolution=False, xuandian=False,
         tribute=False, show_counts="at_or_below_10", scoring="tournament",
+        return_held_ranks_only=False, first_leader="random",  # §16's options: "—", so off
     ),
     "tongyong": dict(
         source="003 通用规则", decks=4, removed=(("3", 10), ("4", 8)), bie_san=True, buy_four=True,
@@ -68,8 +71,33 @@ TABLE: dict[str, dict[str, Any]] = {
         burn_needs_kaidian=False, burn_before_first_out=False, luanchan_at=4, revolution=False, xuandian=False,
         tribute=False, show_counts="never", scoring="set",
     ),
+    # rule book §16.3 (000 够级大纲-山东地区)
+    "shandong": dict(
+        source="000 够级大纲-山东地区", decks=4, removed=(("3", 10), ("4", 2)), bie_san=True, no_three="last",
+        buy_order="teammates_first", kaidian_needs_four=True, fours_whole=True, kaidian_allows_money=False,
+        smother_by="opposite_only", lao_to_teammate="returnable", sweep_keeps_point_tribute=True,
+        tribute_order=("dian", "men", "shao", "luo"), xuandian=True, tribute=True, set_length=5,
+        revolution=True, big_joker_kill=False, chongdian=True, self_open=True, buy_four=False,
+        return_held_ranks_only=False, first_leader="random", scoring="set",
+    ),
 }
 # fmt: on
+
+# The two rows of §14 for §16's options: buy_order, and the regional options each preset turns on.
+REGIONAL_OFF: dict[str, Any] = {
+    "buy_order": "opposite_first", "return_held_ranks_only": False, "first_leader": "random",
+    "open_when_opposite_smothered": False, "huiwu": False, "failed_burn_third": "sike",
+}  # fmt: skip
+REGIONAL_ON: dict[str, dict[str, Any]] = {
+    "qingdao": {"return_held_ranks_only": True, "first_leader": "liang_san"},
+    "tongyong": {"buy_order": "teammates_second"},
+    "zoucheng": {"open_when_opposite_smothered": True},
+    "zhangqiu": {"huiwu": True},
+    "zaozhuang": {"failed_burn_third": "sanke"},
+}
+for _name, _row in TABLE.items():
+    if _name not in ("tournament", "shandong"):
+        _row.update(REGIONAL_OFF | REGIONAL_ON.get(_name, {}))
 
 ELSEWHERE: dict[str, dict[str, Any]] = {
     "tournament": {"set_length": 4},  # section 13: "after 4 deals"
@@ -100,6 +128,7 @@ DECK_SIZES = {
     "zhangqiu": 196,
     "zaozhuang": 324,
     "heze": 196,
+    "shandong": 204,
 }
 
 OPTIONS = [f.name for f in dataclasses.fields(RuleSet) if f.name not in ("name", "extra")]
@@ -109,7 +138,7 @@ def expected(name: str) -> dict[str, Any]:
     return TABLE[name] | ELSEWHERE.get(name, {})
 
 
-def test_presets_are_the_eight_of_section_14() -> None:
+def test_presets_are_the_nine_of_section_14_and_16() -> None:
     assert PRESETS == TABLE_ORDER
     assert gouji.PRESETS is PRESETS
     for name in PRESETS:

@@ -70,6 +70,40 @@ def test_no_three_and_no_money_revolts() -> None:
     assert buys(d) == []
 
 
+def test_money_but_no_seller_plays_without_a_three() -> None:
+    """000 大纲: 如果自己没有3，又没有钱、大花、小花，则算做自动革命 — automatic revolution is only for a
+    player with no 2 and no joker.  Seat 0 holds money, but nobody has a spare 3: it plays on without one,
+    can never be smothered, and its last play is whatever it is."""
+    d = Deal.from_hands(["DX2555", "39", "3T", "3J", "3Q", "3K"], "qingdao", leader=0, setup=True)
+    assert d.revolted == [] and d.status[0] == "in_play"
+    assert d.hand(0) == "DX2555"
+    assert [e for e in d.events if e["type"] == "buy"] == [
+        {"type": "buy", "seat": 0, "rank": "3", "from": None, "paid": None}
+    ]
+    pass_setup(d)
+    assert d.phase == "play" and d.to_act == 0
+    # its last play, with no 3 in it, is legal and takes it out
+    for seat, action in [(0, "DX2555")]:
+        assert d.to_act == seat
+        d.act(action)
+    assert d.out_order == [0]
+
+
+def test_a_deck_that_never_gives_a_playable_deal_is_a_clear_error() -> None:
+    """The issue's examples — zoucheng less twelve 3s (once a RecursionError), one deck without 2s, jokers
+    and 3s (every seat revolts) — are refused when the rule set is built: under 憋三 at least six 3s must stay,
+    so no deck is left that can only give void deals (a void deal is dealt again in a loop, not by recursion)."""
+    from gouji.rules import InvalidRules
+
+    with pytest.raises(InvalidRules, match="removed"):
+        gouji.RuleSet.preset("zoucheng").replace(removed={"3": 12, "4": 10})
+    with pytest.raises(InvalidRules, match="removed"):
+        gouji.RuleSet.preset("qingdao").replace(decks=1, removed={"2": 4, "X": 1, "D": 1, "3": 4})
+    # the fewest 3s allowed still deals playable deals
+    d = Deal.new(gouji.RuleSet.preset("zoucheng").replace(removed={"3": 10, "4": 10}), seed=1)
+    assert not d.is_over and d.to_act is not None
+
+
 def test_no_three_free_rule() -> None:
     rules = gouji.RuleSet.preset("qingdao").replace(no_three="free")
     d = Deal.from_hands(["55", "239", "23T", "233J", "23Q", "23K"], rules, leader=0, setup=True)
@@ -161,7 +195,7 @@ def test_two_revolutions_void_the_deal() -> None:
 
 
 def test_yaotou_protects_the_first_gouji_plays() -> None:
-    rules = NO_BIESAN.replace(yaotou_limit=1)
+    rules = NO_BIESAN.replace(yaotou_limit=1, kaidian_needs_four=False)
     hands = ["2TTT", "55", "2JJJ", "2QQQ", "KKAA2", "2999"]
     d = Deal.from_hands(hands, rules, leader=4, setup=True)
     run(d, (4, "pass"), (5, "pass"), (0, "pass"), (1, "revolt"), (2, "pass"), (3, "pass"), (4, "yaotou"))

@@ -55,6 +55,14 @@ DECLARE = Decision("declare")
 """宣点: declare that my opposite will not open the point."""
 BUY_FOUR = Decision("buy4")
 """买四: buy a 4 (only where buying is optional)."""
+HUIWU = Decision("huiwu")
+"""汇5: after being swept, discard every 5 of the new hand."""
+GIVEBACK = Decision("giveback")
+"""退贡: hand back the 落贡 a teammate paid."""
+CHONGDIAN = Decision("chongdian")
+"""冲点: with no joker and no 2, try to open the point with three gouji plays."""
+SELFOPEN = Decision("selfopen")
+"""无级自开: with no gouji play at all, show the hand to the 对头 and open the point by leading a 4."""
 
 
 class Burn:
@@ -193,16 +201,26 @@ class LegalActions(Sequence[Action]):
         self._len = len(explicit) + sum(b.size for b in self._blocks)
 
     @classmethod
-    def leads(cls, hand: Sequence[int], allow_threes: bool, explicit: list[Action] | None = None) -> LegalActions:
+    def leads(
+        cls,
+        hand: Sequence[int],
+        allow_threes: bool,
+        explicit: list[Action] | None = None,
+        whole_fours: bool = False,
+    ) -> LegalActions:
         """Every lead from ``hand``: one natural rank (any count) with any 2s and jokers, 2s with any
-        jokers, or jokers alone.  Without ``allow_threes`` no play holds a 3."""
-        from .cards import ACE, BIG, SMALL, THREE, TWO
+        jokers, or jokers alone.  Without ``allow_threes`` no play holds a 3; with ``whole_fours`` the 4s
+        go all together with nothing attached (4不拆不挂)."""
+        from .cards import ACE, BIG, FOUR, SMALL, THREE, TWO
 
         h2, hx, hd = hand[TWO], hand[SMALL], hand[BIG]
         blocks: list[_Block] = []
         for r in range(THREE if allow_threes else THREE + 1, ACE + 1):
             if hand[r]:
                 blocks.append(_Block(r, 1, hand[r], 0, h2 + 1, hx + 1, hd + 1, 0))
+        if whole_fours and hand[FOUR]:  # all the 4s, nothing attached: one play
+            i = next(i for i, b in enumerate(blocks) if b.rank == FOUR)
+            blocks[i] = _Block(FOUR, hand[FOUR], 1, 0, 1, 1, 1, 0)
         if h2:
             blocks.append(_Block(NO_RANK, 0, 1, 1, h2, hx + 1, hd + 1, 0))
         if hx or hd:

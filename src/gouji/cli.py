@@ -18,7 +18,8 @@ from typing import Any
 
 import click
 from rich import box
-from rich.console import Console
+from rich.console import Console, Group
+from rich.padding import Padding
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 from rich.text import Text
@@ -81,50 +82,60 @@ def format_value(name: str, value: Any) -> str:
     return str(value)
 
 
-def presets_table() -> Table:
-    """Every preset side by side, as rule book §14: values that differ from qingdao in bold, the same
-    values dimmed.  Compact enough for a 100-column terminal."""
+def presets_tables(per_table: int = 5) -> list[Table]:
+    """Every preset side by side, as rule book §14, in tables of ``per_table`` presets that fit an
+    80-column terminal: values that differ from qingdao in bold, the same values dimmed."""
     presets = [RuleSet.preset(p) for p in PRESETS]
     base = presets[0]
-    table = Table(box=box.SIMPLE_HEAD, padding=0, show_edge=False, header_style="bold")
-    table.title = "Rule presets — bold: differs from qingdao; gouji rules PRESET describes each option"
-    table.title_justify = "left"
-    table.add_column("option", no_wrap=True, style="cyan")
-    for p in presets:
-        # fixed widths: 23 + 9 + 59 + 8 gaps = 99 columns; the values wrap at spaces
-        table.add_column(p.name, width=max(9 if p is base else 8, len(p.name)), overflow="fold")
-    table.add_row("source", *(Text(p.source, style="dim") for p in presets), end_section=True)
-    for name in option_names():
-        cells = []
-        for p in presets:
-            value = getattr(p, name)
-            style = "" if p is base else "bold yellow" if value != getattr(base, name) else "dim"
-            # words joined by "_" wrap badly in narrow columns: spaces here, the exact token in `rules PRESET`
-            cells.append(Text(format_value(name, value).replace("_", " "), style=style))
-        table.add_row(name, *cells)
-    return table
+    names = option_names()
+    width = max(len(n) for n in names)
+    tables = []
+    for start in range(0, len(presets), per_table):
+        group = presets[start : start + per_table]
+        table = Table(box=box.SIMPLE_HEAD, padding=0, show_edge=False, header_style="bold")
+        if start == 0:
+            table.title = "Rule presets (bold: differs from qingdao). gouji rules PRESET explains them."
+            table.title_justify = "left"
+        table.add_column("option", no_wrap=True, style="cyan", width=width)
+        for p in group:
+            # fixed widths: 28 + 5 × 9 (+1 for "tournament") + 5 gaps = 79 columns; values wrap at spaces
+            table.add_column(p.name, width=max(9, len(p.name)), overflow="fold")
+        table.add_row("source", *(Text(p.source, style="dim") for p in group), end_section=True)
+        for name in names:
+            cells = []
+            for p in group:
+                value = getattr(p, name)
+                style = "" if p is base else "bold yellow" if value != getattr(base, name) else "dim"
+                # words joined by "_" wrap badly in narrow columns: spaces here, the exact token in `rules PRESET`
+                cells.append(Text(format_value(name, value).replace("_", " "), style=style))
+            table.add_row(name, *cells)
+        tables.append(table)
+    return tables
 
 
-def preset_table(rules: RuleSet) -> Table:
-    """One preset's options with their descriptions; ``*`` marks a value that differs from qingdao."""
+def preset_table(rules: RuleSet) -> Group:
+    """One preset's options, each as ``option  value`` with its one-line explanation (from
+    :mod:`gouji.ruledocs`, the rule book's source) indented below: readable at 80 columns.  ``*`` marks a
+    value that differs from qingdao."""
+    from .ruledocs import describe
+
     base = RuleSet.preset("qingdao")
-    docs = option_docs()
-    table = Table(title=f"{rules.name} — {rules.source}", title_justify="left")
-    table.add_column("option", no_wrap=True, style="cyan")
-    table.add_column("value", max_width=20, overflow="fold")
-    table.add_column("description", ratio=1, overflow="fold")
+    parts: list[Any] = [Text(f"{rules.name} — {rules.source}", style="bold"), Text("")]
+    width = max(len(n) for n in option_names())
     differs = False
-    for name in option_names():
-        value = getattr(rules, name)
-        text = Text(format_value(name, value))
+    for name, value, text in describe(rules):
+        line = Text(name.ljust(width) + "  ", style="cyan")
+        shown = Text(format_value(name, value))
         if value != getattr(base, name):
             differs = True
-            text.stylize("bold yellow")
-            text.append(" *")
-        table.add_row(name, text, docs.get(name, ""))
+            shown.stylize("bold yellow")
+            shown.append(" *")
+        line.append_text(shown)
+        parts.append(line)
+        parts.append(Padding(Text(text, style="dim"), (0, 0, 0, 4)))
     if differs:
-        table.caption = "* differs from qingdao"
-    return table
+        parts += [Text(""), Text("* differs from qingdao.  docs/rulebook.md explains every rule.")]
+    return Group(*parts)
 
 
 # ---------------------------------------------------------------------------------------------- simulation
@@ -368,7 +379,14 @@ def rules(preset: str | None, as_json: bool) -> None:
         data: Any = RuleSet.preset(preset).to_dict() if preset else {p: RuleSet.preset(p).to_dict() for p in PRESETS}
         click.echo(json.dumps(data, ensure_ascii=False, indent=2))
         return
-    Console().print(preset_table(RuleSet.preset(preset)) if preset else presets_table())
+    console = Console()
+    if preset:
+        console.print(preset_table(RuleSet.preset(preset)))
+        return
+    for i, table in enumerate(presets_tables()):
+        if i:
+            console.print()
+        console.print(table)
 
 
 @main.command(short_help="Play random deals and report the statistics.")

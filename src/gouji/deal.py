@@ -1,8 +1,12 @@
-"""One deal of Gouji: the setup phases, rounds, burning, 闷, 开点, places — every rule of RULES.md 1–11.
+"""One deal of Gouji: rounds, burning, 闷, 开点 and places (rule book §5–§11); the before-play phases
+are in :mod:`gouji.setup`.
 
 A :class:`Deal` has the surface of an OpenSpiel state: :attr:`Deal.to_act`, :meth:`Deal.legal_actions`,
 :meth:`Deal.act`, :attr:`Deal.is_over`, :meth:`Deal.view` for what one seat may know, and
 :attr:`Deal.events`, the log from which :meth:`Deal.replay` rebuilds the identical deal.
+
+The state of play is the deal's public facts (who is out, who opened …), the :class:`Round` in progress
+and the :class:`BurnInProgress`, if any.
 
 Who is asked to act depends on public information only: a seat is asked whenever the rules let it act
 (answer, burn, revolt …), even when its hand holds no play that could — its only action is then
@@ -17,12 +21,7 @@ from typing import Any
 
 from . import cards as C
 from .actions import (
-    BUY_FOUR,
-    DECLARE,
     PASS,
-    REVOLT,
-    WUTOU,
-    YAOTOU,
     YIELD,
     Action,
     Burn,
@@ -35,45 +34,130 @@ from .actions import (
 from .deal_checks import check_hands, check_seat, check_viewer
 from .plays import Play, beats, responses
 from .rules import RuleSet, resolve
+from .setup import BUY_FOUR_PHASE as SETUP_BUY_FOUR
+from .setup import REVOLUTION as SETUP_REVOLUTION
+from .setup import TRIBUTE_RETURN as SETUP_TRIBUTE_RETURN
+from .setup import XUANDIAN as SETUP_XUANDIAN
+from .setup import YAOTOU_PHASE as SETUP_YAOTOU
+from .setup import Setup, deal_liang_san
+from .table import (
+    FAILED_BURN,
+    IN_PLAY,
+    NO_THREE,
+    OUT,
+    PLACE_NAMES,
+    PLACE_NAMES_EN,
+    REVOLTED,
+    SEATS,
+    SMOTHERED,
+    opposite,
+    team,
+)
 from .tribute import Payment
 
-SEATS = 6
-PLACE_NAMES = ("头科", "二科", "三科", "四科", "二落", "大落")
-PLACE_NAMES_EN = ("first", "second", "third", "fourth", "fifth", "last")
-
-# Phases
-SETUP_TRIBUTE_RETURN = "tribute_return"
-SETUP_BUY_FOUR = "buy_four"
-SETUP_REVOLUTION = "revolution"
-SETUP_YAOTOU = "yaotou"
-SETUP_XUANDIAN = "xuandian"
 PLAY = "play"
 OVER = "over"
+RESCUED = "rescued"  # 冲点: the 冲点 player's team took 头科, so it is placed 三科 (rule book §16.3)
+CHONGDIAN_LOST = "chongdian_lost"  # 冲点: the other team took 头科, so the 冲点 player is 大落
 
-# Seat status
-IN_PLAY = "in_play"
-OUT = "out"  # 走科: went out
-SMOTHERED = "smothered"  # 闷
-FAILED_BURN = "failed_burn"  # 诈烧 / 烧失败
-REVOLTED = "revolted"  # 革命
+__all__ = [
+    "FAILED_BURN",
+    "IN_PLAY",
+    "NO_THREE",
+    "OUT",
+    "OVER",
+    "PLACE_NAMES",
+    "PLACE_NAMES_EN",
+    "PLAY",
+    "RESCUED",
+    "REVOLTED",
+    "SEATS",
+    "SETUP_BUY_FOUR",
+    "SETUP_REVOLUTION",
+    "SETUP_TRIBUTE_RETURN",
+    "SETUP_XUANDIAN",
+    "SETUP_YAOTOU",
+    "SMOTHERED",
+    "BurnInProgress",
+    "Deal",
+    "IllegalAction",
+    "Round",
+    "opposite",
+    "team",
+]
 
 
 class IllegalAction(ValueError):
     """An action the rules do not allow now; the message says why.  The deal is left unchanged."""
 
 
-def opposite(seat: int) -> int:
-    """对头: the seat across the table, always an opponent."""
-    return (seat + 3) % SEATS
-
-
-def team(seat: int) -> int:
-    """Team 0 is seats 0, 2, 4; team 1 is seats 1, 3, 5."""
-    return seat % 2
-
-
 def _only_threes(hand: Sequence[int]) -> bool:
     return hand[C.THREE] > 0 and sum(hand) == hand[C.THREE]
+
+
+class Round:
+    """One round (一轮, rule book §5.2) in progress: the top play, who passed, a burn offer, a yield."""
+
+    __slots__ = (
+        "after_yield",
+        "burn_offers",
+        "leader",
+        "passed",
+        "passed_top",
+        "protected",
+        "top",
+        "top_seat",
+        "yield_left",
+        "yielder",
+    )
+
+    def __init__(self, leader: int = -1) -> None:
+        self.start(leader)
+
+    def start(self, leader: int) -> None:
+        """Begin a new round led by ``leader`` (the deal keeps one Round and starts it over)."""
+        self.leader = leader
+        """The seat that leads (led) this round."""
+        self.top: Play | None = None
+        """The play to beat; None while the leader has not led."""
+        self.top_seat = -1
+        self.passed = 0
+        """Seats (bits) that passed in this round: they may not play again in it (but answer their 对头)."""
+        self.passed_top = 0
+        """Seats (bits) that passed on the current top play."""
+        self.burn_offers: list[int] = []
+        """Seats still to be offered a burn of the top play, in priority order."""
+        self.yielder = -1
+        """The seat that yielded (让牌) on the top play, while the seats it let in decide."""
+        self.yield_left: list[int] = []
+        """The seats let in by the yield that have not yet decided."""
+        self.after_yield = False
+        """The top play was made by the yielder after yielding: only its 对头 may answer."""
+        self.protected = False
+        """The top play is a 要头-protected gouji play: only a burn can beat it."""
+
+
+class BurnInProgress:
+    """A burn (烧牌, rule book §6) from its burning play until it succeeds, breaks, fails or is countered."""
+
+    __slots__ = ("burned", "burner", "level", "play")
+
+    def __init__(self, burner: int, burned: int, level: int, play: Play) -> None:
+        self.burner = burner
+        self.burned = burned
+        self.level = level
+        """1 for a burn, one more for each counter-burn of a burn (烧贡 doubles)."""
+        self.play = play
+
+    def record(self, result: str) -> dict[str, Any]:
+        """The burn as the deal's result lists it."""
+        return {
+            "burner": self.burner,
+            "burned": self.burned,
+            "level": self.level,
+            "play": str(self.play),
+            "result": result,
+        }
 
 
 class Deal:
@@ -94,11 +178,11 @@ class Deal:
         self.in_play = [True] * SEATS
         self.events: list[dict[str, Any]] = []
         self.phase = PLAY
-        self._queue: list[int] = []
+        self.setup: Setup | None = None
+        """The before-play phases, while they run (None for a deal straight into play)."""
         self._rng: random.Random | None = None
         self.tribute: list[Payment] = []
         self.tribute_paid: list[dict[str, Any]] = []
-        self._returns: list[tuple[int, int, int]] = []  # (receiver, payer, cards) of 还贡 still to choose
         # public facts the next layers need
         self.out_order: list[int] = []
         self.smothered: list[tuple[int, int]] = []  # (smothered seat, the seat that beat them)
@@ -112,22 +196,18 @@ class Deal:
         self.yaotou_choice: dict[int, str] = {}
         self.burns: list[dict[str, Any]] = []
         self.buys: list[dict[str, Any]] = []
+        self.no_three: list[int] = []  # 大拉 for holding no 3 (no_three = "last")
+        self.huiwu: list[int] = []  # the seats that may discard their 5s (汇5), from the deal before
+        self.chongdian: dict[str, Any] | None = None  # 冲点: seat, attempts left, result, place
+        self.self_opening = [False] * SEATS  # 无级自开 declared: the seat's first lead of 4s opens
+        self.shown: dict[int, tuple[int, str]] = {}  # seat → (the seat it showed its hand to, the hand)
         self.places: list[int] | None = None
         self.sweep: int | None = None
-        # round state
+        # the state of play
         self.ffa = False
-        self.top: Play | None = None
-        self.top_seat = -1
-        self._passed = 0  # seats that passed in this round (bits)
-        self._passed_top = 0  # seats that passed on the current top play (bits)
-        self._burn_queue: list[int] = []
-        self._yielder = -1
-        self._yield_left: list[int] = []
-        self._after_yield = False
-        self._protected = False
-        self._pending_open = -1
-        self.burner = -1
-        self._burn: dict[str, Any] | None = None
+        self.round = Round()
+        self.burn: BurnInProgress | None = None
+        self._pending_open = -1  # the seat whose standing pure gouji play opens if its next lead is 4s
         self.to_act: int | None = None
         self._last_actor = leader
         self._legal: LegalActions | None = None
@@ -144,12 +224,13 @@ class Deal:
         setup: bool = False,
         seed: int | str | None = None,
         tribute: Sequence[Payment | Mapping[str, Any]] = (),
+        huiwu: Sequence[int] = (),
     ) -> Deal:
         """A deal from six given hands (texts or count vectors); seat ``leader`` leads first.
 
         By default it goes straight into play: no buying, revolution, 宣点 or tribute.  With ``setup``
-        the before-play phases run as in :meth:`new` (with ``tribute`` owed); should two revolutions void
-        the deal, it is dealt again from ``seed``.
+        the before-play phases run as in :meth:`new` (with ``tribute`` owed and the ``huiwu`` seats that
+        may discard their 5s); should two revolutions void the deal, it is dealt again from ``seed``.
         """
         rs = resolve(rules)
         counts = check_hands(hands, rs)
@@ -167,13 +248,16 @@ class Deal:
             event["seed"] = seed
             deal.tribute = _payments(tribute)
             event["tribute"] = [p.to_dict() for p in deal.tribute]
-        elif tribute:
-            raise ValueError("tribute is paid in the setup phases: pass setup=True with it")
+            if huiwu:
+                deal.huiwu = _seats(huiwu)
+                event["huiwu"] = list(deal.huiwu)
+        elif tribute or huiwu:
+            raise ValueError("tribute and 汇5 come in the setup phases: pass setup=True with them")
         deal.events.append(event)
         if setup:
             deal._rng = random.Random(seed)
             deal._deck = tuple(sum(h[r] for h in counts) for r in range(C.NUM_RANKS))
-            deal._setup()
+            deal._run_setup()
         else:
             deal._start_play()
         return deal
@@ -185,13 +269,16 @@ class Deal:
         seed: int | str | None = None,
         leader: int | None = None,
         tribute: Sequence[Payment | Mapping[str, Any]] = (),
+        huiwu: Sequence[int] = (),
     ) -> Deal:
         """Shuffle and deal from ``seed``, then run every before-play phase the rules ask for: the
         ``tribute`` owed from the deal before (进贡, with 还贡 decisions), buying 3s and 4s, revolution (two
         revolutions void the deal and it is dealt again, tribute paid again), 要头/无头 and 宣点.
 
         ``leader`` is the first leader (上班); ``None`` draws a seat from the seed, as for the first deal
-        of a match.  The same rules, seed and leader always give the same deal.
+        of a match — or, with ``first_leader="liang_san"``, the seed draws the seat dealing starts from
+        and 亮3 / 顶班 decides (see :func:`gouji.setup.deal_liang_san`).  ``huiwu``: the seats that may
+        discard their 5s (汇5, after being swept).  The same arguments always give the same deal.
         """
         rs = resolve(rules)
         if seed is None:
@@ -199,24 +286,35 @@ class Deal:
         rng = random.Random(seed)
         first = rng.randrange(SEATS) if leader is None else check_seat(leader, "leader")
         deck = C.build_deck(rs.decks, rs.removed_counts)
-        hands = C.deal_hands(deck, SEATS, first, rng)
+        liang: dict[str, Any] | None = None
+        if leader is None and rs.first_leader == "liang_san":
+            hands, holder, shown = deal_liang_san(deck, first, rng)
+            liang = {"dealt_from": first, "seat": holder, "threes": shown}
+            if holder is not None:
+                first = holder
+        else:
+            hands = C.deal_hands(deck, SEATS, first, rng)
         deal = cls(rs, hands, first)
         deal._rng = rng
         deal._deck = deck
         deal.tribute = _payments(tribute)
-        deal.events.append(
-            {
-                "type": "deal",
-                "mode": "seed",
-                "rules": rs.to_dict(),
-                "seed": seed,
-                "leader": leader,
-                "first_leader": first,
-                "hands": [C.format_counts(h) for h in hands],
-                "tribute": [p.to_dict() for p in deal.tribute],
-            }
-        )
-        deal._setup()
+        deal.huiwu = _seats(huiwu)
+        event: dict[str, Any] = {
+            "type": "deal",
+            "mode": "seed",
+            "rules": rs.to_dict(),
+            "seed": seed,
+            "leader": leader,
+            "first_leader": first,
+            "hands": [C.format_counts(h) for h in hands],
+            "tribute": [p.to_dict() for p in deal.tribute],
+        }
+        if liang is not None:
+            event["liang_san"] = liang
+        if deal.huiwu:
+            event["huiwu"] = list(deal.huiwu)
+        deal.events.append(event)
+        deal._run_setup()
         return deal
 
     _deck: C.Counts = C.EMPTY
@@ -228,8 +326,9 @@ class Deal:
             raise ValueError("a deal's events start with its 'deal' event")
         rules = RuleSet.from_dict(first["rules"])
         tribute = first.get("tribute", ())
+        huiwu = first.get("huiwu", ())
         if first.get("mode") == "seed":
-            return cls.new(rules, seed=first["seed"], leader=first.get("leader"), tribute=tribute)
+            return cls.new(rules, seed=first["seed"], leader=first.get("leader"), tribute=tribute, huiwu=huiwu)
         return cls.from_hands(
             first["hands"],
             rules,
@@ -237,6 +336,7 @@ class Deal:
             setup=first.get("setup", False),
             seed=first.get("seed"),
             tribute=tribute,
+            huiwu=huiwu,
         )
 
     @classmethod
@@ -299,12 +399,17 @@ class Deal:
             "revolted": list(self.revolted),
             "sweep": self.sweep,
             "first_leader": self.first_leader,
+            "no_three": list(self.no_three),
+            "chongdian": dict(self.chongdian) if self.chongdian is not None else None,
         }
 
     def headless(self, seat: int) -> bool:
-        """无头: the seat's opposite is no longer in play (and no 要头 protection is left)."""
+        """无头: the seat's opposite is no longer in play (and no 要头 protection is left; with
+        ``smothered_keeps_head`` a smothered 对头 still counts as there, 憋三留头)."""
         seat = check_seat(seat)
-        return not self.in_play[(seat + 3) % SEATS] and self.yaotou_left[seat] <= 0
+        if self.in_play[(seat + 3) % SEATS] or self.yaotou_left[seat] > 0:
+            return False
+        return not self.rules.smothered_keeps_head or self.status[(seat + 3) % SEATS] != SMOTHERED
 
     def legal_actions(self) -> LegalActions:
         """The actions open to :attr:`to_act` (empty once the deal is over)."""
@@ -338,296 +443,170 @@ class Deal:
         if self.phase == PLAY:
             self._act_play(s, a)
         else:
-            self._act_setup(s, a)
+            assert self.setup is not None
+            self.setup.act(s, a)
 
-    # ------------------------------------------------------------------ setup phases
+    @property
+    def top(self) -> Play | None:
+        """The play to beat in the round in progress (None when the leader is to lead)."""
+        return self.round.top
 
-    def _setup(self) -> None:
-        if self.tribute:
-            self._pay_tribute()
-            if self._returns:
-                self.phase = SETUP_TRIBUTE_RETURN
-                self._queue = [receiver for receiver, _, _ in self._returns]
-                self._next_setup()
-                return
-        self._buying()
+    @property
+    def top_seat(self) -> int:
+        """Who made :attr:`top` (-1 when there is none)."""
+        return self.round.top_seat
 
-    def _pay_tribute(self) -> None:
-        """进贡: each payment in order, the payer's highest joker or 2 one card at a time; never a card
-        received in this phase (吃了不吐); 抗贡 where the rules have it."""
-        hands = self.hands
-        received = [[0] * C.NUM_RANKS for _ in range(SEATS)]
-        exempt: set[int] = set()
-        if self.rules.kanggong:
-            for s in range(SEATS):
-                if hands[s][C.BIG] >= 4:
-                    exempt |= {s, (s + 2) % SEATS, (s + 4) % SEATS}
-                if hands[s][C.SMALL] >= 4:
-                    exempt.add(s)
-        for p in self.tribute:
-            paid: list[str] = []
-            if p.payer not in exempt:
-                for _ in range(p.cards):
-                    hand, got = hands[p.payer], received[p.payer]
-                    card = next((r for r in (C.BIG, C.SMALL, C.TWO) if hand[r] > got[r]), None)
-                    if card is None:
-                        break
-                    hand[card] -= 1
-                    hands[p.receiver][card] += 1
-                    received[p.receiver][card] += 1
-                    paid.append(C.RANKS[card])
-            rec = {
-                "type": "tribute",
-                "kind": p.kind,
-                "from": p.payer,
-                "to": p.receiver,
-                "owed": p.cards,
-                "cards": "".join(paid),
-                "exempt": p.payer in exempt,
-            }
-            self.tribute_paid.append(rec)
-            self.events.append(rec)
-            if p.returned and paid and not self.rules.no_return:
-                self._returns.append((p.receiver, p.payer, len(paid)))
+    @property
+    def burner(self) -> int:
+        """The seat burning now (-1 when no burn is in progress)."""
+        burn = self.burn
+        return burn.burner if burn is not None else -1
 
-    def _buying(self) -> None:
-        r = self.rules
-        order = [(self.first_leader + i) % SEATS for i in range(SEATS)]
-        if r.bie_san:
-            for s in order:
-                if self.hands[s][C.THREE] == 0:
-                    self._buy(s, C.THREE)
-        if r.buy_four:
-            lacking = [s for s in order if self.in_play[s] and self.hands[s][C.FOUR] == 0]
-            if r.buy_four_optional:
-                # every seat is asked, so the order of turns does not tell who holds no 4
-                self._queue = [s for s in order if self.in_play[s]]
-                self.phase = SETUP_BUY_FOUR
-            else:
-                for s in lacking:
-                    self._buy(s, C.FOUR)
-        if self._void_if_needed():
-            return
-        if self.phase == PLAY:
-            self._after_buying()
-        else:
-            self._next_setup()
+    # ------------------------------------------------------------------ before play
 
-    def _after_buying(self) -> None:
-        if self.rules.revolution:
-            self.phase = SETUP_REVOLUTION
-            self._queue = [
-                (self.first_leader + i) % SEATS for i in range(SEATS) if self.in_play[(self.first_leader + i) % SEATS]
-            ]
-        else:
-            self._after_revolution()
-            return
-        self._next_setup()
+    def _run_setup(self) -> None:
+        self.setup = Setup(self)
+        self.setup.advance()
 
-    def _after_revolution(self) -> None:
-        self._queue = [opposite(s) for s in self.revolted if self.in_play[opposite(s)]]
-        if self._queue:
-            self.phase = SETUP_YAOTOU
-            self._next_setup()
-            return
-        self._after_yaotou()
-
-    def _after_yaotou(self) -> None:
-        if self.rules.xuandian:
-            self.phase = SETUP_XUANDIAN
-            skip = set(self.revolted) | {opposite(s) for s in self.revolted}
-            self._queue = [
-                (self.first_leader + i) % SEATS for i in range(SEATS) if (self.first_leader + i) % SEATS not in skip
-            ]
-            self._next_setup()
-            return
-        self._start_play()
-
-    def _next_setup(self) -> None:
-        """Hand the turn to the next seat of the current setup phase, or move to the next phase."""
-        self._legal = None
-        if self._queue:
-            self.to_act = self._queue[0]
-            return
-        phase = self.phase
-        if phase == SETUP_TRIBUTE_RETURN:
-            self.phase = PLAY
-            self._buying()
-        elif phase == SETUP_BUY_FOUR:
-            self.phase = PLAY
-            self._after_buying()
-        elif phase == SETUP_REVOLUTION:
-            self._after_revolution()
-        elif phase == SETUP_YAOTOU:
-            self._after_yaotou()
-        else:
-            self._start_play()
-
-    def _act_setup(self, s: int, a: Action) -> None:
-        self._queue.pop(0)
-        if isinstance(a, Return):
-            _, payer, _ = self._returns.pop(0)
-            for r, n in enumerate(a.counts):
-                self.hands[s][r] -= n
-                self.hands[payer][r] += n
-            self.events.append({"type": "tribute_return", "from": s, "to": payer, "cards": C.format_counts(a.counts)})
-        elif a is BUY_FOUR:
-            self._buy(s, C.FOUR)
-        elif a is REVOLT:
-            self._revolt(s)
-            if self._void_if_needed():
-                return
-        elif a is YAOTOU or a is WUTOU:
-            self.yaotou_choice[s] = str(a)
-            self.yaotou_left[s] = self.rules.yaotou_limit if a is YAOTOU else 0
-        elif a is DECLARE:
-            self.declared[s] = True
-        self._next_setup()
-
-    def _revolt(self, s: int) -> None:
-        self.revolted.append(s)
-        self.status[s] = REVOLTED
-        self.in_play[s] = False
-        self.revealed[s] = self.hand(s)
-        self.events.append({"type": "revolution", "seat": s, "hand": self.hand(s)})
-
-    def _void_if_needed(self) -> bool:
-        """Two or more revolutions void the deal (流局): deal again from the same generator."""
-        if len(self.revolted) < 2:
-            return False
-        rng = self._rng
-        assert rng is not None, "revolutions only happen in deals with setup phases"
-        hands = C.deal_hands(self._deck, SEATS, self.first_leader, rng)
-        self.events.append(
-            {"type": "void", "revolted": list(self.revolted), "hands": [C.format_counts(h) for h in hands]}
-        )
-        keep_events = self.events
-        keep_decisions = self.decisions
-        tribute = self.tribute
+    def _redeal(self, hands: Sequence[Sequence[int]]) -> None:
+        """Start the deal over with new hands (a void deal dealt again), keeping its log and its setup."""
+        keep = (self.events, self.decisions, self.tribute, self._rng, self.setup, self.huiwu)
         self.__init__(self.rules, hands, self.first_leader)  # type: ignore[misc]
-        self.tribute = tribute
-        self._rng = rng
-        self.events = keep_events
-        self.decisions = keep_decisions
-        self._setup()
-        return True
-
-    def _buy(self, s: int, rank: int) -> None:
-        """买三 / 买四: get one card of ``rank`` for seat ``s``, paying a 2 (else X, else D) to an opponent."""
-        hands = self.hands
-        hand = hands[s]
-        money = next((m for m in (C.TWO, C.SMALL, C.BIG) if hand[m]), None)
-        opp = opposite(s)
-        sellers = [opp, (opp + 2) % SEATS, (opp + 4) % SEATS]
-        givers = [(s + 2) % SEATS, (s + 4) % SEATS]
-
-        def spare(seat: int) -> bool:
-            return self.in_play[seat] and hands[seat][rank] >= 2
-
-        seller = next((x for x in sellers if spare(x)), None) if money is not None else None
-        if seller is not None:
-            assert money is not None
-            hand[money] -= 1
-            hands[seller][money] += 1
-            self._transfer(seller, s, rank, paid=money, kind="buy")
-            return
-        giver = next((x for x in givers if spare(x)), None)
-        if giver is not None:
-            self._transfer(giver, s, rank, paid=None, kind="give")
-            return
-        if rank == C.THREE and self.rules.no_three == "revolt" and self.rules.revolution:
-            self._revolt(s)
-            return
-        if self.rules.no_three == "free" or rank == C.THREE:
-            seller = next((x for x in sellers + givers if spare(x)), None)
-            if seller is not None:
-                self._transfer(seller, s, rank, paid=None, kind="free")
-                return
-        self.events.append({"type": "buy", "seat": s, "rank": C.RANKS[rank], "from": None, "paid": None})
-
-    def _transfer(self, frm: int, to: int, rank: int, paid: int | None, kind: str) -> None:
-        self.hands[frm][rank] -= 1
-        self.hands[to][rank] += 1
-        rec = {
-            "type": "buy",
-            "kind": kind,
-            "seat": to,
-            "rank": C.RANKS[rank],
-            "from": frm,
-            "paid": C.RANKS[paid] if paid is not None else None,
-        }
-        self.buys.append(rec)
-        self.events.append(rec)
+        self.events, self.decisions, self.tribute, self._rng, self.setup, self.huiwu = keep
 
     # ------------------------------------------------------------------ rounds
 
     def _start_play(self) -> None:
         self.phase = PLAY
-        self._queue = []
+        self.setup = None
         self._check_ffa()
         if self._check_over():
             return
         lead = self.first_leader
+        if self.chongdian is not None:
+            lead = self._chong_leader(self.chongdian["seat"])  # the 冲点 player leads its attempts
         while not self.in_play[lead]:
             lead = (lead + 1) % SEATS
         self.events.append({"type": "play", "leader": lead})
         self._new_round(lead)
 
     def _new_round(self, leader: int) -> None:
-        self.top = None
-        self.top_seat = -1
-        self._passed = 0
-        self._passed_top = 0
-        self._burn_queue = []
-        self._yielder = -1
-        self._yield_left = []
-        self._after_yield = False
-        self._protected = False
+        self.round.start(leader)
         self.to_act = leader
         self._legal = None
 
+    # ------------------------------------------------------------------ 冲点 and 无级自开 (rule book §16.3)
+
+    def _begin_chongdian(self, s: int) -> None:
+        self.chongdian = {"seat": s, "left": 3, "result": None, "place": None}
+
+    def _chong_leader(self, default: int) -> int:
+        """Who leads while a 冲点 is on: the 冲点 player, for its next attempt (依次出3把); once all three are
+        beaten — or it holds no play that could open — the 冲点 is lost and the 对头 leads (对家自动开点发4)."""
+        ch = self.chongdian
+        assert ch is not None
+        c: int = ch["seat"]
+        if ch["left"] > 0 and self.in_play[c] and self._chong_leads(c):
+            return c
+        self._end_chongdian("beaten")
+        return opposite(c) if self.in_play[opposite(c)] else default
+
+    def _chong_leads(self, s: int) -> list[Action]:
+        """The leads of a 冲点 attempt: plays that could open the point."""
+        hand, money = self.hands[s], self.rules.kaidian_allows_money
+        out: list[Action] = []
+        for r in range(C.TEN, C.ACE + 1):
+            for k in range(1, hand[r] + 1):
+                p = Play.of(r, k)
+                if p.opens_point(money):
+                    out.append(p)
+        return out
+
+    def _end_chongdian(self, result: str) -> None:
+        """The 冲点 is decided: "stood" (one attempt stood: the 冲点 player opens), "beaten" (all three
+        beaten: the 对头 counts as opened) or "ended" (cut short by the free-for-all or by 头科)."""
+        ch = self.chongdian
+        assert ch is not None
+        ch["result"] = result
+        s = ch["seat"]
+        self.events.append({"type": "chongdian_end", "seat": s, "result": result})
+        if result == "stood":
+            if self.rules.kaidian_needs_four:
+                self._pending_open = s
+            else:
+                self._open(s)
+        elif result == "beaten":
+            self._open(opposite(s))
+
+    def _chongdian_placed(self, first_out: int) -> None:
+        """头科 is known: the 冲点 player is rescued (三科) if it is a teammate, else 大落; out of play."""
+        ch = self.chongdian
+        assert ch is not None
+        c = ch["seat"]
+        rescued = team(first_out) == team(c)
+        ch["place"] = 2 if rescued else SEATS - 1
+        self.status[c] = RESCUED if rescued else CHONGDIAN_LOST
+        self.in_play[c] = False
+        self.events.append({"type": "chongdian_place", "seat": c, "place": ch["place"]})
+        if self.burn is not None and self.burn.burner == c:
+            self._end_burn("ended")
+        if ch["result"] is None:
+            self._end_chongdian("ended")
+
+    def self_open(self, s: int) -> None:
+        """无级自开: seat ``s`` shows its hand to its 对头; its first lead of 4s opens the point."""
+        opp = opposite(s)
+        self.self_opening[s] = True
+        self.shown[s] = (opp, self.hand(s))
+        self.events.append({"type": "selfopen", "seat": s, "to": opp, "hand": self.hand(s)})
+
     def _act_play(self, s: int, a: Action) -> None:
-        if a is PASS:
-            if self._burn_queue:
-                self._burn_queue.pop(0)
+        if isinstance(a, Play):
+            self._play(s, a, burn=False)
+        elif a is PASS:
+            offers = self.round.burn_offers
+            if offers:
+                offers.pop(0)
                 self._after_burn_offer()
             else:
                 self._pass(s)
         elif a is YIELD:
             self._yield(s)
-        elif isinstance(a, Burn):
-            self._burn_queue = []
-            self._play(s, a.play, burn=True)
         else:
-            assert isinstance(a, Play)
-            self._play(s, a, burn=False)
+            assert isinstance(a, Burn)
+            self.round.burn_offers = []
+            self._play(s, a.play, burn=True)
 
     def _pass(self, s: int) -> None:
+        rd = self.round
         bit = 1 << s
-        self._passed |= bit
-        self._passed_top |= bit
-        if s in self._yield_left:
-            self._yield_left.remove(s)
-            if not self._yield_left:
-                self.to_act = self._yielder  # the yielder now plays or passes
+        rd.passed |= bit
+        rd.passed_top |= bit
+        if s in rd.yield_left:
+            rd.yield_left.remove(s)
+            if not rd.yield_left:
+                self.to_act = rd.yielder  # the yielder now plays or passes
                 return
-            self.to_act = self._yield_left[0]
+            self.to_act = rd.yield_left[0]
             return
-        if s == self._yielder:
-            self._yielder = -1
+        if s == rd.yielder:
+            rd.yielder = -1
         self._advance((s + 1) % SEATS)
 
     def _yield(self, s: int) -> None:
-        self._yielder = s
-        self._yield_left = [c for c in ((s + 1) % SEATS, (s + 2) % SEATS) if self._may_respond_plain(c)]
+        rd = self.round
+        rd.yielder = s
+        rd.yield_left = [c for c in ((s + 1) % SEATS, (s + 2) % SEATS) if self._may_respond_plain(c)]
         self.events.append({"type": "yield", "seat": s})
-        self.to_act = self._yield_left[0]
+        self.to_act = rd.yield_left[0]
 
     def _may_respond_plain(self, c: int) -> bool:
-        return self.in_play[c] and c != self.top_seat and not (self._passed >> c) & 1
+        rd = self.round
+        return self.in_play[c] and c != rd.top_seat and not (rd.passed >> c) & 1
 
     def _play(self, s: int, play: Play, burn: bool) -> None:
         rules = self.rules
+        rd = self.round
         hand = self.hands[s]
         played = self._played
         for r, n in enumerate(play.counts):
@@ -635,29 +614,33 @@ class Deal:
                 hand[r] -= n
                 played[r] += n
         empty = not any(hand)
-        prev, prev_seat = self.top, self.top_seat
+        prev, prev_seat = rd.top, rd.top_seat
         leading = prev is None
 
         # the burn in progress, if any
         failed = False
-        burn_rec = self._burn
-        if burn_rec is not None:
-            if s == self.burner:
+        current = self.burn
+        if current is not None:
+            if s == current.burner:
                 if empty:
                     self._end_burn("success")
                 elif not play.has_joker:
                     self._end_burn("failed")
                     failed = True
-            elif prev_seat == self.burner:
+            elif prev_seat == current.burner:
                 self._end_burn("countered" if burn else "broken")
         if burn:
-            level = burn_rec["level"] + 1 if burn_rec is not None and burn_rec["burner"] == prev_seat else 1
-            self.burner = s
-            self._burn = {"burner": s, "burned": prev_seat, "level": level, "play": str(play), "result": None}
+            level = current.level + 1 if current is not None and current.burner == prev_seat else 1
+            self.burn = BurnInProgress(s, prev_seat, level, play)
             self.events.append({"type": "burn", "seat": s, "burned": prev_seat, "level": level})
             if empty:
                 self._end_burn("success")
 
+        # 无级自开: the first lead of 4s opens
+        if leading and rules.self_open and self.self_opening[s] and play.rank == C.FOUR:
+            self.self_opening[s] = False
+            if self._can_open(s, False):
+                self._open(s)
         # opening the point with a 4 (开点发4), or giving the chance up
         if rules.kaidian_needs_four and play.rank == C.FOUR:
             if (
@@ -673,30 +656,53 @@ class Deal:
             self._pending_open = -1
 
         # the play beaten: 闷 (smothered) when it left only 3s
-        if prev is not None and rules.bie_san and self.in_play[prev_seat] and _only_threes(self.hands[prev_seat]):
+        if (
+            prev is not None
+            and rules.bie_san
+            and self.in_play[prev_seat]
+            and _only_threes(self.hands[prev_seat])
+            and (rules.smother_by == "anyone" or (s == opposite(prev_seat)) == (rules.smother_by == "opposite_only"))
+        ):
             self.smothered.append((prev_seat, s))
             self.status[prev_seat] = SMOTHERED
             self.in_play[prev_seat] = False
             self.events.append({"type": "smothered", "seat": prev_seat, "by": s})
 
         # the new top play
-        if s in self._yield_left:  # a seat let in by a yield plays: the yielder counts as having passed
-            self._passed |= 1 << self._yielder
-        self._after_yield = s == self._yielder
-        self._yielder = -1
-        self._yield_left = []
-        self.top, self.top_seat = play, s
-        self._passed_top = 0
-        self._protected = False
+        if s in rd.yield_left:  # a seat let in by a yield plays: the yielder counts as having passed
+            rd.passed |= 1 << rd.yielder
+        rd.after_yield = s == rd.yielder
+        rd.yielder = -1
+        rd.yield_left = []
+        rd.top, rd.top_seat = play, s
+        rd.passed_top = 0
+        rd.protected = False
         if play.gouji and self.yaotou_left[s] > 0 and not self.in_play[opposite(s)]:
-            self._protected = True
+            rd.protected = True
             self.yaotou_left[s] -= 1
+        if (
+            rules.gousiji
+            and not rules.bie_san
+            and prev is not None
+            and prev.gouji
+            and play.gouji
+            and prev_seat == opposite(s)
+            and self.status[prev_seat] == OUT
+            and prev_seat in self.out_order[:2]
+            and not self.ffa
+        ):
+            # 001 枣庄 够死级: the 对头's beat of 头科's or 二科's last gouji play is answered only by a burn
+            rd.protected = True
+            self.events.append({"type": "gousiji", "seat": s})
 
         if empty:
             self.status[s] = OUT
             self.in_play[s] = False
             self.out_order.append(s)
             self.events.append({"type": "out", "seat": s, "order": len(self.out_order)})
+            ch = self.chongdian
+            if ch is not None and len(self.out_order) == 1 and ch["seat"] != s and self.in_play[ch["seat"]]:
+                self._chongdian_placed(s)
         elif failed:
             self.status[s] = FAILED_BURN
             self.in_play[s] = False
@@ -705,33 +711,42 @@ class Deal:
         if self._check_over():
             return
         if play.gouji and not self.ffa:
-            self._burn_queue = self._burn_offers(s, play, empty)
-            if self._burn_queue:
-                self.to_act = self._burn_queue[0]
+            rd.burn_offers = self._burn_offers(s, play, empty)
+            if rd.burn_offers:
+                self.to_act = rd.burn_offers[0]
                 return
         self._advance((s + 1) % SEATS)
 
     def _end_burn(self, result: str) -> None:
-        rec = self._burn
-        assert rec is not None
-        rec["result"] = result
-        self.burns.append(rec)
-        self.events.append({"type": "burn_" + result, "seat": rec["burner"], "burned": rec["burned"]})
-        self._burn = None
-        self.burner = -1
+        current = self.burn
+        assert current is not None
+        self.burns.append(current.record(result))
+        self.events.append({"type": "burn_" + result, "seat": current.burner, "burned": current.burned})
+        self.burn = None
 
     def _burn_offers(self, s: int, play: Play, final: bool) -> list[int]:
         """The seats that may burn ``play`` of seat ``s``, in priority order: the player's own team first
         (联邦烧牌优先), then the others, each in turn order from the player."""
         rules = self.rules
-        if final or (self.headless(s) and not self._protected):
+        rd = self.round
+        if final or (self.headless(s) and not rd.protected):
             return []
         if rules.burn_before_first_out and self.out_order:
             return []
         out = []
         opp = opposite(s)
-        for c in ((s + 2) % SEATS, (s + 4) % SEATS, (s + 1) % SEATS, (s + 5) % SEATS):
-            if c == opp or not self.in_play[c] or (self._passed >> c) & 1 or self.headless(c):
+        if rules.burn_priority == "team_first":
+            order: tuple[int, ...] = ((s + 2) % SEATS, (s + 4) % SEATS, (s + 1) % SEATS, (s + 5) % SEATS)
+        else:  # 000 第十条: 无联邦烧牌优先，按上下家的顺序顺烧
+            order = ((s + 1) % SEATS, (s + 2) % SEATS, (s + 4) % SEATS, (s + 5) % SEATS)
+        in_play = self.in_play
+        for c in order:
+            if (
+                c == opp
+                or not in_play[c]
+                or (rd.passed >> c) & 1
+                or (not in_play[(c + 3) % SEATS] and self.headless(c))
+            ):
                 continue
             if rules.burn_needs_kaidian and not (
                 self.opened[c] or (rules.burn_after_four_forfeit and self.forfeited[c])
@@ -741,10 +756,11 @@ class Deal:
         return out
 
     def _after_burn_offer(self) -> None:
-        if self._burn_queue:
-            self.to_act = self._burn_queue[0]
+        rd = self.round
+        if rd.burn_offers:
+            self.to_act = rd.burn_offers[0]
         else:
-            self._advance((self.top_seat + 1) % SEATS)
+            self._advance((rd.top_seat + 1) % SEATS)
 
     def _advance(self, start: int) -> None:
         """Give the turn to the next seat in order that may respond, or end the round."""
@@ -756,19 +772,21 @@ class Deal:
             self._end_round()
 
     def _next_responder(self, start: int) -> int:
-        top_seat = self.top_seat
-        top = self.top
+        rd = self.round
+        top_seat = rd.top_seat
+        top = rd.top
         assert top is not None
         in_play = self.in_play
         if self.ffa:
-            pt = self._passed_top
+            pt = rd.passed_top
             for i in range(SEATS):
                 c = (start + i) % SEATS
                 if c != top_seat and in_play[c] and not (pt >> c) & 1:
                     return c
             return -1
-        if top.gouji and (self._protected or not self.headless(top_seat)):
-            if self._protected:
+        # headless() only when the 对头 is out of play (inlined: this runs for every response)
+        if top.gouji and (rd.protected or in_play[(top_seat + 3) % SEATS] or not self.headless(top_seat)):
+            if rd.protected:
                 return -1
             opp = opposite(top_seat)
             for i in range(SEATS):
@@ -776,15 +794,15 @@ class Deal:
                 if c == top_seat or not in_play[c]:
                     continue
                 if c == opp:
-                    if not (self._passed_top >> c) & 1:
+                    if not (rd.passed_top >> c) & 1:
                         return c
-                elif self.headless(c) and not (self._passed >> c) & 1:
+                elif not in_play[(c + 3) % SEATS] and not (rd.passed >> c) & 1 and self.headless(c):
                     return c
             return -1
-        if self._after_yield:
+        if rd.after_yield:
             opp = opposite(top_seat)
-            return opp if in_play[opp] and not (self._passed_top >> opp) & 1 else -1
-        p = self._passed
+            return opp if in_play[opp] and not (rd.passed_top >> opp) & 1 else -1
+        p = rd.passed
         for i in range(SEATS):
             c = (start + i) % SEATS
             if c != top_seat and in_play[c] and not (p >> c) & 1:
@@ -792,16 +810,21 @@ class Deal:
         return -1
 
     def _end_round(self) -> None:
-        top, seat = self.top, self.top_seat
+        rd = self.round
+        top, seat = rd.top, rd.top_seat
         assert top is not None
         leader = seat
         while not self.in_play[leader]:
             leader = (leader + 1) % SEATS
-        if (
-            leader == seat
-            and top.opens_point(self.rules.kaidian_allows_money)
-            and self._can_open(seat, self._protected)
-        ):
+        ch = self.chongdian
+        if ch is not None and ch["result"] is None and rd.leader == ch["seat"]:
+            c = ch["seat"]
+            if seat == c:
+                self._end_chongdian("stood")
+            else:
+                ch["left"] -= 1
+                leader = self._chong_leader(leader)
+        if leader == seat and top.opens_point(self.rules.kaidian_allows_money) and self._can_open(seat, rd.protected):
             if self.rules.kaidian_needs_four:
                 self._pending_open = seat
             else:
@@ -811,11 +834,18 @@ class Deal:
 
     def _can_open(self, s: int, protected: bool) -> bool:
         """Whether seat ``s`` may open the point now (a 要头-protected play counts as having a head)."""
+        ch = self.chongdian
+        if ch is not None and s in (ch["seat"], opposite(ch["seat"])):
+            return False  # the 冲点 settles this pair's point
         return (
             not self.opened[s]
             and not self.ffa
             and len(self.out_order) < self.rules.kaidian_until_out
-            and (protected or not self.headless(s))
+            and (
+                protected
+                or not self.headless(s)
+                or (self.rules.open_when_opposite_smothered and self.status[opposite(s)] == SMOTHERED)
+            )
             and not self.forfeited[s]
         )
 
@@ -828,20 +858,23 @@ class Deal:
         if self.ffa or sum(self.in_play) > self.rules.luanchan_at:
             return
         self.ffa = True
-        self._passed = 0
-        self._burn_queue = []
+        rd = self.round
+        rd.passed = 0
+        rd.burn_offers = []
+        rd.yielder = -1
+        rd.yield_left = []
         self._pending_open = -1
-        self._yielder = -1
-        self._yield_left = []
-        if self._burn is not None:
+        if self.burn is not None:
             self._end_burn("ended")
+        if self.chongdian is not None and self.chongdian["result"] is None:
+            self._end_chongdian("ended")
         self.events.append({"type": "free_for_all"})
 
     def _check_over(self) -> bool:
         teams = {s % 2 for s in range(SEATS) if self.in_play[s]}
         if len(teams) > 1:
             return False
-        if self._burn is not None:
+        if self.burn is not None:
             self._end_burn("ended")
         self._finish()
         return True
@@ -849,10 +882,19 @@ class Deal:
     def _finish(self) -> None:
         slots: list[int | None] = [None] * SEATS
         bottom = SEATS - 1
-        for s in self.failed_burns + [seat for seat, _ in self.smothered]:
+        ch = self.chongdian
+        lost = [ch["seat"]] if ch is not None and ch["place"] == SEATS - 1 else []
+        third = self.failed_burns[2:3] if self.rules.failed_burn_third == "sanke" else []
+        for s in self.no_three + lost + self.failed_burns + [seat for seat, _ in self.smothered]:
+            if s in third and slots[2] is None:
+                slots[2] = s  # 001 枣庄: 烧牌失败 … 依次算大落、二落、三科
+                continue
             while slots[bottom] is not None:
                 bottom -= 1
             slots[bottom] = s
+        if ch is not None and ch["place"] == 2:
+            free = [i for i in range(SEATS) if slots[i] is None]
+            slots[min(free, key=lambda i: (abs(i - 2), -i))] = ch["seat"]
         for s in self.revolted:
             want = 3
             outs = self.out_order
@@ -887,69 +929,48 @@ class Deal:
             return LegalActions([])
         phase = self.phase
         if phase != PLAY:
-            if phase == SETUP_REVOLUTION:
-                h = self.hands[s]
-                can = not (h[C.TWO] or h[C.SMALL] or h[C.BIG])
-                return LegalActions([REVOLT, PASS] if can else [PASS])
-            if phase == SETUP_YAOTOU:
-                return LegalActions([YAOTOU, WUTOU])
-            if phase == SETUP_XUANDIAN:
-                return LegalActions([DECLARE, PASS])
-            if phase == SETUP_TRIBUTE_RETURN:
-                n = self._returns[0][2]
-                return LegalActions([Return(c) for c in _multisets(self.hands[s], n)])
-            return LegalActions([PASS] if self.hands[s][C.FOUR] else [BUY_FOUR, PASS])
+            assert self.setup is not None
+            return self.setup.legal(s)
         hand = self.hands[s]
-        top = self.top
+        rd = self.round
+        top = rd.top
+        rules = self.rules
         if top is None:
-            if self.rules.bie_san and hand[C.THREE]:
+            ch = self.chongdian
+            if ch is not None and ch["result"] is None and ch["seat"] == s:
+                return LegalActions(self._chong_leads(s))  # 冲点: a play that could open the point
+            if rules.bie_san and hand[C.THREE]:
                 if _only_threes(hand):
                     return LegalActions([Play.of(C.THREE, hand[C.THREE])])
-                return LegalActions.leads(hand, allow_threes=False)
-            return LegalActions.leads(hand, allow_threes=True)
-        kill = self.rules.big_joker_kill
-        if self._burn_queue:
-            acts: list[Action] = [Burn(p) for p in responses(hand, top, kill)]
-            acts.append(PASS)
-            return LegalActions(acts)
-        acts = list(responses(hand, top, kill))
-        acts.append(PASS)
-        if self._can_yield(s):
+                return LegalActions.leads(hand, allow_threes=False, whole_fours=rules.fours_whole)
+            return LegalActions.leads(hand, allow_threes=True, whole_fours=rules.fours_whole)
+        answers: Iterable[Play] = responses(hand, top, rules.big_joker_kill)
+        if rules.fours_whole and hand[C.FOUR]:
+            answers = [p for p in answers if p.rank != C.FOUR or p.size == p.k == hand[C.FOUR]]
+        if rd.burn_offers:
+            return LegalActions([*(Burn(p) for p in answers), PASS])
+        acts: list[Action] = [*answers, PASS]
+        # 让牌 (inlined: this runs for every answer): a non-gouji play of my 对头, once, outside the free-for-all
+        if (
+            rd.top_seat == (s + 3) % SEATS
+            and not top.gouji
+            and not self.ffa
+            and not rd.after_yield
+            and rd.yielder < 0
+            and (self._may_respond_plain((s + 1) % SEATS) or self._may_respond_plain((s + 2) % SEATS))
+        ):
             acts.append(YIELD)
         return LegalActions(acts)
-
-    def _can_yield(self, s: int) -> bool:
-        top = self.top
-        if self.ffa or top is None or top.gouji or self._after_yield or self._yielder >= 0:
-            return False
-        if self.top_seat != opposite(s):
-            return False
-        return self._may_respond_plain((s + 1) % SEATS) or self._may_respond_plain((s + 2) % SEATS)
 
     def _explain(self, s: int, a: Action) -> str:
         """Why ``a`` is not legal for seat ``s`` now: a message a player can act on."""
         phase = self.phase
         legal = self.legal_actions()
         if phase != PLAY:
-            options = ", ".join(str(x) for x in legal)
-            what = {
-                SETUP_BUY_FOUR: "buying a 4 (买四)",
-                SETUP_REVOLUTION: "revolution (革命)",
-                SETUP_YAOTOU: "要头 or 无头",
-                SETUP_XUANDIAN: "宣点",
-                SETUP_TRIBUTE_RETURN: "还贡 (which cards to give back)",
-            }[phase]
-            extra = ""
-            if a is BUY_FOUR:
-                extra = f": seat {s} holds a 4, so it has none to buy"
-            if phase == SETUP_TRIBUTE_RETURN:
-                n = self._returns[0][2]
-                return f"seat {s} gives back {n} card{'s' * (n > 1)} of its own (还贡): answer 'return <cards>'"
-            if a is REVOLT:
-                extra = f": seat {s} holds a 2 or a joker, so it cannot revolt"
-            return f"seat {s} is deciding {what}{extra}; the choices are {options}"
+            assert self.setup is not None
+            return self.setup.explain(s, a, legal)
         top = self.top
-        if self._burn_queue:
+        if self.round.burn_offers:
             if isinstance(a, Burn):
                 return self._explain_play(s, a.play, top, burning=True)
             return (
@@ -981,6 +1002,11 @@ class Deal:
             return f"seat {s} does not hold {p} (holds {self.hand(s)})"
         if self.rules.bie_san and p.counts[C.THREE]:
             return f"{p}: 3s may only be played as your last play, all of them and nothing attached (憋三)"
+        if self.rules.fours_whole and p.rank == C.FOUR:
+            return f"{p}: 4s are played all together and with nothing attached (4不拆不挂)"
+        ch = self.chongdian
+        if top is None and ch is not None and ch["result"] is None and ch["seat"] == s:
+            return f"{p}: a 冲点 attempt is a gouji play that could open the point (纯够级)"
         if top is None:
             return f"{p} is not a lead seat {s} can make"  # pragma: no cover - every held shape is a lead
         if not beats(p, top, self.rules.big_joker_kill):
@@ -1017,11 +1043,11 @@ class Deal:
         state save the work of copying it).
         """
         seat = check_viewer(seat)
-        # The loop inlines count_visible and headless (the server builds views on every change).
+        # The loop inlines count_visible (the server builds views on every change).
         place_of = {s: i for i, s in enumerate(self.places)} if self.places else {}
         status, hands, in_play, yaotou_left = self.status, self.hands, self.in_play, self.yaotou_left
         opened, forfeited, declared = self.opened, self.forfeited, self.declared
-        yaotou_choice, revealed, burner = self.yaotou_choice, self.revealed, self.burner
+        yaotou_choice, revealed, burner, shown = self.yaotou_choice, self.revealed, self.burner, self.shown
         mode = self.rules.show_counts
         playing = self.phase == PLAY
         players = []
@@ -1045,14 +1071,18 @@ class Deal:
                     "opened": opened[s],
                     "forfeited": forfeited[s],
                     "declared": declared[s],
-                    "headless": not in_play[(s + 3) % SEATS] and yaotou_left[s] <= 0 and playing,
+                    "headless": playing and not in_play[(s + 3) % SEATS] and self.headless(s),
                     "yaotou": yaotou_choice.get(s),
                     "yaotou_left": yaotou_left[s],
                     "burning": burner == s,
                     "place": place_of.get(s),
                     "revealed": revealed.get(s),
+                    "selfopen": s in shown,
+                    "shown": shown[s][1] if s in shown and shown[s][0] == seat else None,
                 }
             )
+        rd = self.round
+        top = rd.top
         v: dict[str, Any] = {
             "seat": seat,
             "rules": self.rules.name,
@@ -1060,17 +1090,18 @@ class Deal:
             "to_act": self.to_act,
             "first_leader": self.first_leader,
             "players": players,
-            "top": str(self.top) if self.top is not None else None,
-            "top_seat": self.top_seat if self.top is not None else None,
-            "top_gouji": bool(self.top is not None and self.top.gouji),
-            "passed": [s for s in range(SEATS) if (self._passed | self._passed_top) >> s & 1],
-            "burn_offer": bool(self._burn_queue),
-            "yielder": self._yielder if self._yielder >= 0 else None,
-            "after_yield": self._after_yield,
+            "top": str(top) if top is not None else None,
+            "top_seat": rd.top_seat if top is not None else None,
+            "top_gouji": bool(top is not None and top.gouji),
+            "passed": [s for s in range(SEATS) if (rd.passed | rd.passed_top) >> s & 1],
+            "burn_offer": bool(rd.burn_offers),
+            "yielder": rd.yielder if rd.yielder >= 0 else None,
+            "after_yield": rd.after_yield,
             "free_for_all": self.ffa,
             "out_order": list(self.out_order),
             "places": list(self.places) if self.places else None,
             "sweep": self.sweep,
+            "chongdian": dict(self.chongdian) if self.chongdian is not None else None,
             "played": C.format_counts(self._played),
             "rule_options": self._rule_options,
         }
@@ -1084,15 +1115,18 @@ class Deal:
     def event_same_for_all(e: dict[str, Any]) -> bool:
         """Whether :meth:`public_event` gives every seat (and the public) the same of this event."""
         kind = e["type"]
-        return kind not in ("deal", "void", "tribute_return") and not (
+        return kind not in ("deal", "void", "tribute_return", "selfopen") and not (
             kind == "act" and e["action"].startswith("return ")
         )
 
     @staticmethod
     def public_event(e: dict[str, Any], seat: int | None) -> dict[str, Any]:
         """One event of the log as seat ``seat`` (None: the public) may see it: the deal event with only
-        that seat's hand, a 还贡 with its cards only for the two players concerned; the rest as it is."""
+        that seat's hand, a 还贡 with its cards only for the two players concerned, a hand shown in
+        无级自开 only to its player and their 对头; the rest as it is."""
         kind = e["type"]
+        if kind == "selfopen" and seat not in (e["seat"], e["to"]):
+            return {"type": kind, "seat": e["seat"], "to": e["to"]}
         if kind == "act" and e["action"].startswith("return ") and seat != e["seat"]:
             return {"type": "act", "seat": e["seat"], "action": "return", "cards": len(e["action"]) - 7}
         if kind == "tribute_return" and seat not in (e["from"], e["to"]):
@@ -1102,6 +1136,10 @@ class Deal:
             out: dict[str, Any] = {"type": kind, "sizes": [len(h) for h in hands]}
             if kind == "deal":
                 out["first_leader"] = e.get("first_leader", e.get("leader"))
+                if "liang_san" in e:
+                    out["liang_san"] = e["liang_san"]  # 亮3: shown to the table
+                if "huiwu" in e:
+                    out["huiwu"] = e["huiwu"]
             else:
                 out["revolted"] = e["revolted"]
             if seat is not None:
@@ -1114,21 +1152,9 @@ def _payments(tribute: Sequence[Payment | Mapping[str, Any]]) -> list[Payment]:
     return [p if isinstance(p, Payment) else Payment.from_dict(p) for p in tribute]
 
 
-def _multisets(hand: Sequence[int], n: int, start: int = 0) -> list[tuple[int, ...]]:
-    """Every way to choose ``n`` cards from ``hand`` (as count vectors), lowest ranks first."""
-    out: list[tuple[int, ...]] = []
-
-    def rec(r: int, left: int, acc: list[int]) -> None:
-        if left == 0:
-            out.append(tuple(acc))
-            return
-        if r == C.NUM_RANKS:
-            return
-        for k in range(min(hand[r], left), -1, -1):
-            acc[r] = k
-            rec(r + 1, left - k, acc)
-        acc[r] = 0
-
-    rec(start, n, [0] * C.NUM_RANKS)
-    out.sort(key=lambda c: [-x for x in c])
+def _seats(seats: Sequence[int]) -> list[int]:
+    out = sorted(set(seats))
+    for s in out:
+        if not isinstance(s, int) or not 0 <= s < SEATS:
+            raise ValueError(f"huiwu: {s!r} is not a seat 0-5")
     return out

@@ -1,4 +1,4 @@
-"""Events of several teams (RULES.md 16.4, rule book §16.4): a round robin of duplicate matches, and standings.
+"""Events of several teams (rule book §16.4): a round robin of duplicate matches, and standings.
 
 000 比赛规则: 胜一场积大比分3分，平为1分，负者0分。出现相同积分，看胜负关系。 An :class:`Event` schedules every team
 against every other once (:func:`round_robin`; with an odd number of teams one team sits out each round, a

@@ -66,10 +66,43 @@ class Match:
         return f"{self.seed}/{index}"
 
     def _start_deal(self) -> None:
+        rules = self.rules
         prev = self.deals[-1] if self.deals else None
-        leader = None if prev is None else prev.result()["places"][-1]  # the 大落 leads the next deal
-        tribute: list[Payment] = owed(self.rules, prev.result()) if prev is not None else []
-        self.deals.append(Deal.new(self.rules, seed=self.deal_seed(len(self.deals)), leader=leader, tribute=tribute))
+        leader: int | None = None
+        tribute: list[Payment] = []
+        huiwu: list[int] = []
+        if prev is not None:
+            result = prev.result()
+            leader = result["places"][-1]  # the 大落 leads the next deal
+            tribute = owed(rules, result)
+            sweep = result["sweep"]
+            if sweep is not None and rules.sweep_restart_leader:
+                # 000 大纲: 出现串三户 … 重新开牌由首开牌人的下家进行
+                leader = (result["first_leader"] + 1) % SEATS
+            if sweep is not None and rules.huiwu:
+                if self.sweep_streak() >= 3:
+                    # 001 章丘: 连续3盘后重新开始，即第四盘以新游戏开始 — as a first deal: no tribute, no 汇5
+                    leader, tribute = None, []
+                else:
+                    huiwu = [s for s in range(SEATS) if team(s) != sweep]  # 输的一方可以汇5
+        self.deals.append(
+            Deal.new(rules, seed=self.deal_seed(len(self.deals)), leader=leader, tribute=tribute, huiwu=huiwu)
+        )
+
+    def sweep_streak(self) -> int:
+        """How many deals in a row, ending with the last one played, the same team swept (串三户) — counted
+        from the last new start (a first deal, or the deal after a third sweep in a row with 汇5)."""
+        streak, last = 0, None
+        for deal in self.deals:
+            sweep = deal.sweep if deal.is_over else None
+            if sweep is None:
+                streak = 0
+            elif sweep == last and streak < 3:
+                streak += 1
+            else:
+                streak = 1  # another team, or the first sweep after a new start
+            last = sweep
+        return streak
 
     @property
     def current(self) -> Deal:

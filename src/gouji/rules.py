@@ -1,7 +1,8 @@
 """Rule sets: every option of the rule book as a typed field, and the named regional presets.
 
 ``RuleSet.preset("tongyong")`` gives a preset; ``.replace(bie_san=False)`` a variant of it.  Unlisted
-options of a preset take the ``qingdao`` value (RULES.md section 14).
+options of a preset take the ``qingdao`` value (rule book §14).  The regional options of rule book §16
+default to the common core rule.
 """
 
 from __future__ import annotations
@@ -17,7 +18,14 @@ from .rule_bounds import InvalidRules, UnknownRules
 
 ShowCounts = Literal["always", "at_or_below_10", "never"]
 Scoring = Literal["set", "tournament"]
-NoThree = Literal["revolt", "free"]
+NoThree = Literal["revolt", "free", "last"]
+BurnPriority = Literal["team_first", "turn_order"]
+SmotherBy = Literal["anyone", "not_opposite", "opposite_only"]
+FailedBurnThird = Literal["sike", "sanke"]
+FirstLeader = Literal["random", "liang_san"]
+BuyOrder = Literal["opposite_first", "teammates_second", "teammates_first"]
+MutualPointTribute = Literal["pay", "waive"]
+LaoToTeammate = Literal["none", "returnable"]
 SweepTribute = Literal["opposite", "losers_pay"]
 TributeKind = Literal["men", "shao", "dian", "luo"]
 TRIBUTE_KINDS: tuple[TributeKind, ...] = ("men", "shao", "dian", "luo")
@@ -26,7 +34,7 @@ TRIBUTE_KINDS: tuple[TributeKind, ...] = ("men", "shao", "dian", "luo")
 
 @dataclass(frozen=True)
 class RuleSet:
-    """Every option of RULES.md.  Field docs name the rule and its seed."""
+    """Every option of the rule book.  Field docs name the rule and its seed."""
 
     name: str = "qingdao"
     """The preset this rule set is (or was derived from)."""
@@ -49,7 +57,12 @@ class RuleSet:
     buy_four_optional: bool = False
     """A player without a 4 may decline to buy one (菏泽)."""
     no_three: NoThree = "revolt"
-    """A player who can get no 3 and holds no 2 and no joker: revolts ("revolt") or is given one ("free")."""
+    """A player who can get no 3 and holds no 2 and no joker: revolts ("revolt") or is given one ("free");
+    "last": anyone left without a 3 is ranked 大落, out of play (000 山东地区: 每人必须有3，否则大拉)."""
+    buy_order: BuyOrder = "opposite_first"
+    """Whom a 3 (or 4) is bought from: the 对头, its teammates, then own teammates free ("opposite_first");
+    the 对头, own teammates free, then 上家/下家 ("teammates_second", 003 通用); own teammates free, then the
+    对头 and its teammates ("teammates_first", 000 山东地区: 一般同伙送)."""
 
     # 4. Beating
     big_joker_kill: bool = False
@@ -76,6 +89,30 @@ class RuleSet:
     """With burn_needs_kaidian: giving up the opening by playing a 4 also allows burning (通用: 先发4认不开点)."""
     burn_before_first_out: bool = False
     """No burning once anyone has gone out (章丘)."""
+    burn_priority: BurnPriority = "team_first"
+    """Who is offered a burn first: the gouji player's team ("team_first") or simply the next seats in turn
+    order ("turn_order", 000 第十条: 无联邦烧牌优先，按上下家的顺序顺烧)."""
+    failed_burn_third: FailedBurnThird = "sike"
+    """Where a third failed burn of a deal is placed: 四科 ("sike") or 三科 ("sanke", 001 枣庄)."""
+
+    # 7. 闷 (regional)
+    smother_by: SmotherBy = "anyone"
+    """Who smothers (闷) a player whose play leaves only 3s by beating it: anyone; anyone but the 对头
+    ("not_opposite", 000: 对家无闷); the 对头 only ("opposite_only", 000 山东地区)."""
+    smothered_keeps_head: bool = False
+    """憋三留头: a smothered player's 对头 is not 无头 (003)."""
+    open_when_opposite_smothered: bool = False
+    """A player whose 对头 was smothered may still open the point (001 邹城: 对家被闷时，可以开点)."""
+    fours_whole: bool = False
+    """4不拆不挂: 4s are played all together and with nothing attached (000 山东地区)."""
+    gousiji: bool = False
+    """够死级 without 憋三: the 对头's beat of 头科's or 二科's last gouji play can only be burned (001 枣庄)."""
+    first_leader: FirstLeader = "random"
+    """Who leads the first deal: a seeded random seat, or 亮3 / 顶班 from the 3s' suits (001 青岛)."""
+    chongdian: bool = False
+    """冲点: a player with no joker and no 2 may try to open the point with three gouji plays (000 山东地区)."""
+    self_open: bool = False
+    """无级自开: a player with no gouji play shows the hand to the 对头 and opens by leading a 4 (000 山东地区)."""
 
     # 5.4 Free-for-all
     luanchan_at: int = 4
@@ -106,6 +143,21 @@ class RuleSet:
     """串三户: each sweeper receives one from their opposite, the rest waived; or the three losers each pay
     one 落贡 and point tribute is still paid (章丘: "losers_pay")."""
 
+    return_held_ranks_only: bool = False
+    """还贡 only in ranks the 落贡 payer still holds (001 青岛: 被还贡者没有的牌不能还贡)."""
+    mutual_point_tribute: MutualPointTribute = "pay"
+    """When neither of a 对头 pair opened nor declared: the 1-for-1 exchange is paid or waived (000 换点)."""
+    huiwu: bool = False
+    """汇5: after a sweep, each loser may discard all 5s from the next hand; a third sweep in a row of the
+    same team restarts the set (001 章丘)."""
+    sweep_restart_leader: bool = False
+    """After a sweep the next deal is led by the seat after the previous first leader (000 大纲: 重新开牌)."""
+    lao_to_teammate: LaoToTeammate = "none"
+    """落贡 between teammates: none, or paid and handed back at the receiver's choice ("returnable",
+    000 山东地区: 如果是进给自己同伙，同伙可以选择退贡)."""
+    sweep_keeps_point_tribute: bool = False
+    """After a sweep 点贡 is still paid both ways beside the sweep tribute (000 山东地区)."""
+
     # 13. Scoring
     scoring: Scoring = "set"
     """``set``: place_points and sweep_points; ``tournament``: 6..1 small points (比赛规则)."""
@@ -124,7 +176,7 @@ class RuleSet:
 
     @classmethod
     def preset(cls, name: str) -> RuleSet:
-        """The named preset of RULES.md section 14 (see :data:`PRESETS`)."""
+        """The named preset of rule book §14 (see :data:`PRESETS`)."""
         try:
             return _PRESETS[name]
         except KeyError:
@@ -181,7 +233,13 @@ def _p(name: str, source: str, **kw: Any) -> RuleSet:
 _THREES_FOURS = (("3", 10), ("4", 10))
 
 _PRESETS: dict[str, RuleSet] = {
-    "qingdao": _p("qingdao", "001 青岛, 000 大纲"),
+    "qingdao": _p(
+        "qingdao",
+        "001 青岛, 000 大纲",
+        kaidian_needs_four=True,
+        return_held_ranks_only=True,
+        first_leader="liang_san",
+    ),
     "tournament": _p(
         "tournament",
         "000 比赛规则",
@@ -192,6 +250,7 @@ _PRESETS: dict[str, RuleSet] = {
         show_counts="at_or_below_10",
         scoring="tournament",
         set_length=4,
+        kaidian_needs_four=True,  # the table's "—": no point tribute here, so the qingdao value is moot
     ),
     "tongyong": _p(
         "tongyong",
@@ -204,6 +263,7 @@ _PRESETS: dict[str, RuleSet] = {
         burn_needs_kaidian=True,
         burn_after_four_forfeit=True,
         show_counts="at_or_below_10",
+        buy_order="teammates_second",
     ),
     "changyi": _p(
         "changyi",
@@ -213,7 +273,9 @@ _PRESETS: dict[str, RuleSet] = {
         four_forfeits_kaidian=True,
         burn_needs_kaidian=True,
     ),
-    "zoucheng": _p("zoucheng", "001 邹城", removed=_THREES_FOURS, show_counts="never"),
+    "zoucheng": _p(
+        "zoucheng", "001 邹城", removed=_THREES_FOURS, show_counts="never", open_when_opposite_smothered=True
+    ),
     "zhangqiu": _p(
         "zhangqiu",
         "001 章丘",
@@ -230,8 +292,9 @@ _PRESETS: dict[str, RuleSet] = {
         no_return=True,
         kanggong=True,
         sweep_tribute="losers_pay",
+        huiwu=True,
     ),
-    "zaozhuang": _p("zaozhuang", "001 枣庄", decks=6),
+    "zaozhuang": _p("zaozhuang", "001 枣庄", decks=6, failed_burn_third="sanke"),
     "heze": _p(
         "heze",
         "001 菏泽",
@@ -245,10 +308,25 @@ _PRESETS: dict[str, RuleSet] = {
         tribute=False,
         show_counts="never",
     ),
+    "shandong": _p(
+        "shandong",
+        "000 够级大纲-山东地区",
+        removed=(("3", 10), ("4", 2)),
+        no_three="last",
+        buy_order="teammates_first",
+        kaidian_needs_four=True,
+        fours_whole=True,
+        smother_by="opposite_only",
+        lao_to_teammate="returnable",
+        sweep_keeps_point_tribute=True,
+        tribute_order=("dian", "men", "shao", "luo"),
+        chongdian=True,
+        self_open=True,
+    ),
 }
 
 PRESETS: tuple[str, ...] = tuple(_PRESETS)
-"""The preset names of RULES.md section 14."""
+"""The preset names of rule book §14 (and §16.3's ``shandong``)."""
 
 
 def resolve(rules: RuleSet | str | None) -> RuleSet:

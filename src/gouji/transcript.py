@@ -30,6 +30,11 @@ def format_event(e: Mapping[str, Any]) -> list[str]:
         if e.get("seed") is not None:
             head += f", seed {e['seed']}"
         lead = e.get("first_leader", e.get("leader"))
+        liang = e.get("liang_san")
+        if liang and liang.get("seat") is not None:
+            head += f" (亮3: seat {liang['seat']} shows {liang['threes']} 3s of one suit)"
+        if e.get("huiwu"):
+            head += f"; may discard 5s (汇5): seats {', '.join(map(str, e['huiwu']))}"
         return [f"{head}, first leader seat {lead}", *_hands(e)]
     if kind == "void":
         seats = ", ".join(map(str, e["revolted"]))
@@ -67,7 +72,18 @@ def format_event(e: Mapping[str, Any]) -> list[str]:
         "open": "  seat {seat} opens the point (开点)",
         "forfeit": "  seat {seat} played a 4: gives up opening the point",
         "free_for_all": "  free-for-all (乱缠) begins",
+        "no_three": "  seat {seat} has no 3: ranked last (大拉), out of play",
+        "huiwu": "  seat {seat} discards its 5s (汇5): {cards}",
+        "tribute_giveback": "  退贡: seat {from} hands {cards} back to teammate seat {to}",
+        "chongdian": "  seat {seat} asks to 冲点",
+        "chongdian_end": "  seat {seat}'s 冲点: {result}",
+        "gousiji": "  seat {seat}'s play is 够死级: only a burn may answer it",
     }
+    if kind == "chongdian_place":
+        return [f"  seat {e['seat']} leaves play after its 冲点, placed {PLACE_NAMES[e['place']]}"]
+    if kind == "selfopen":
+        shown = f", showing {e['hand']}" if "hand" in e else ""
+        return [f"  seat {e['seat']} opens without gouji (无级自开) to seat {e['to']}{shown}"]
     if kind in simple:
         return [simple[kind].format(**e)]
     if kind == "end":

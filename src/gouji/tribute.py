@@ -29,13 +29,18 @@ class Payment:
     cards: int
     returned: bool = False
     """Whether the receiver gives back as many cards of their choice (还贡)."""
+    giveback: bool = False
+    """落贡 to a teammate that the receiver may hand back whole (退贡, ``lao_to_teammate="returnable"``)."""
 
     def __post_init__(self) -> None:
         check_payment(self)
 
     def to_dict(self) -> dict[str, Any]:
-        """Plain data for records."""
-        return asdict(self)
+        """Plain data for records (``giveback`` only when set, so older records read the same)."""
+        out = asdict(self)
+        if not self.giveback:
+            del out["giveback"]
+        return out
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Payment:
@@ -48,6 +53,7 @@ class Payment:
             receiver=data["receiver"],
             cards=data["cards"],
             returned=data.get("returned", False),
+            giveback=data.get("giveback", False),
         )
 
 
@@ -55,8 +61,11 @@ def _opposite(s: int) -> int:
     return (s + 3) % SEATS
 
 
-def point_tribute(a: int, b: int, declared: Sequence[bool], opened: Sequence[bool]) -> list[Payment]:
-    """点贡 for the 对头 pair ``a``–``b`` from who declared (宣点) and who opened (开点)."""
+def point_tribute(
+    a: int, b: int, declared: Sequence[bool], opened: Sequence[bool], mutual: bool = True
+) -> list[Payment]:
+    """点贡 for the 对头 pair ``a``–``b`` from who declared (宣点) and who opened (开点); ``mutual=False``
+    waives the 1-for-1 exchange when neither declared nor opened (000 换点: 可以商议都进或都不进)."""
 
     def pay(frm: int, to: int, n: int) -> Payment:
         return Payment("dian", frm, to, n)
@@ -69,10 +78,10 @@ def point_tribute(a: int, b: int, declared: Sequence[bool], opened: Sequence[boo
         if ob and not oa:
             return [pay(a, b, one)]
         if not oa and not ob:
-            return [pay(a, b, each), pay(b, a, each)]
+            return [pay(a, b, each), pay(b, a, each)] if da or mutual else []
         return [pay(a, b, 2), pay(b, a, 2)] if da else []
     if db:  # make a the only one who declared
-        return point_tribute(b, a, declared, opened)
+        return point_tribute(b, a, declared, opened, mutual)
     if oa and not ob:
         return [pay(b, a, 3)]
     if ob and not oa:
@@ -103,15 +112,27 @@ def owed(rules: RuleSet, result: Mapping[str, Any]) -> list[Payment]:
         b = _opposite(a)
         if a in revolted or b in revolted:
             continue
-        by_kind["dian"] += point_tribute(a, b, result["declared"], result["opened"])
+        by_kind["dian"] += point_tribute(
+            a, b, result["declared"], result["opened"], mutual=rules.mutual_point_tribute == "pay"
+        )
     sweep = result.get("sweep")
     if sweep is None:
         for loser, winner, n in ((places[5], places[0], 2), (places[4], places[1], 1)):
             if team[loser] != team[winner]:
                 by_kind["luo"].append(Payment("luo", loser, winner, n, returned=not rules.no_return))
+            elif rules.lao_to_teammate == "returnable":
+                # 000 山东地区: 如果是进给自己同伙，同伙可以选择退贡
+                by_kind["luo"].append(Payment("luo", loser, winner, n, giveback=True))
     elif rules.sweep_tribute == "opposite":
-        # 串三户: each member of the sweeping team receives one from their 对头; all else is waived.
-        return [Payment("sweep", _opposite(s), s, 1) for s in range(SEATS) if team[s] == sweep]
+        # 串三户: each member of the sweeping team receives one from their 对头; all else is waived —
+        # except 点贡 with sweep_keeps_point_tribute (000 山东地区: 点贡双方都不免), in its place of the order.
+        swept = [Payment("sweep", _opposite(s), s, 1) for s in range(SEATS) if team[s] == sweep]
+        if not rules.sweep_keeps_point_tribute:
+            return swept
+        kept: list[Payment] = []
+        for kind in rules.tribute_order:
+            kept += by_kind["dian"] if kind == "dian" else swept if kind == "luo" else []
+        return kept
     else:
         # 章丘: the three losers each pay one 落贡 to their 对头; 点贡 still paid, 闷贡 and 烧贡 waived.
         by_kind["men"] = []

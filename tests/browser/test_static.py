@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 
 from gouji.rules import PRESETS, RuleSet
@@ -13,11 +14,21 @@ def _js() -> dict[str, str]:
     return {p.name: p.read_text(encoding="utf-8") for p in STATIC_DIR.glob("*.js")}
 
 
+def presets_json() -> str:
+    """The lobby's preset list and rule switches as the engine gives them (sorted keys, one-space indent)."""
+    data = {"order": list(PRESETS), "presets": {name: RuleSet.preset(name).to_dict() for name in PRESETS}}
+    return json.dumps(data, ensure_ascii=False, indent=1, sort_keys=True) + "\n"
+
+
 def test_presets_json_matches_the_engine() -> None:
-    data = json.loads((STATIC_DIR / "presets.json").read_text(encoding="utf-8"))
+    """Regenerate with ``GOUJI_UPDATE_PRESETS=1 pytest tests/browser/test_static.py`` after a rules change."""
+    path = STATIC_DIR / "presets.json"
+    if os.environ.get("GOUJI_UPDATE_PRESETS") == "1":
+        path.write_text(presets_json(), encoding="utf-8")
+    data = json.loads(path.read_text(encoding="utf-8"))
     assert data["order"] == list(PRESETS)
     assert data["presets"] == {name: RuleSet.preset(name).to_dict() for name in PRESETS}, (
-        "regenerate src/gouji/server/static/presets.json from RuleSet.preset(...).to_dict()"
+        "regenerate src/gouji/server/static/presets.json: GOUJI_UPDATE_PRESETS=1 pytest tests/browser/test_static.py"
     )
 
 

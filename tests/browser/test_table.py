@@ -485,3 +485,31 @@ def test_on_a_phone(browser: Any, server: LiveServer) -> None:
         assert server.room(code).status == "playing"
     finally:
         ctx.close()
+
+
+def test_the_regional_setup_decisions_have_prompts(new_page: Any, server: LiveServer) -> None:
+    """shandong asks every seat about 冲点 and 无级自开 (rule book §16.3): the person at seat 0 gets a prompt
+    with the step (when its hand allows it) and a decline, and declining moves the deal on."""
+    bots: list[str | None] = ["heuristic"] * 6
+    bots[0] = None
+    t = server.create(preset="shandong", bots=bots, nickname="Ann", seat=0, bot_delay=0, turn_seconds=None)
+    page = new_page()
+    open_seat(page, t["code"], 0, t["token"], "Ann")
+    seen: set[str] = set()
+    for _ in range(20):
+        my_turn(page)
+        phase = page.evaluate("window.gouji.view.frame.view.phase")
+        if phase == "play" or page.query_selector("#summary-continue"):
+            break
+        page.wait_for_selector(".prompt")
+        if phase in ("chongdian", "selfopen"):
+            seen.add(phase)
+            choices = page.evaluate("window.gouji.view.frame.turn.choices")
+            assert page.inner_text(".prompt h3").strip()
+            step = page.query_selector(f".prompt button[data-action='{phase}']")
+            assert (step is not None) == (phase in choices)
+            shot(page, f"prompt-{phase}")
+        before = state(page)
+        page.click(".prompt button[data-action='pass']")
+        page.wait_for_function(f"() => window.gouji.view.frame.state > {before}")
+    assert seen == {"chongdian", "selfopen"}

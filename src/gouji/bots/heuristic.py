@@ -29,7 +29,11 @@ The lines it follows (the rule book and the regional texts' 技巧, playing tips
 - **Before play**: revolt with a hand too weak to place well (no 2, no joker, few As and Ks), keep the
   head (要头), declare the point (宣点) with jokers and 2s enough to stop the 对头's gouji plays, buy a 4
   only when it is needed to open the point; return (还贡) the lowest cards, preferring ones that shorten
-  the hand.  An unknown kind of decision gets a safe legal choice (``pass`` when it is open).
+  the hand.  The regional decisions of rule book §16: discard the 5s (汇5) — fewer cards to shed; hand a
+  teammate's 落贡 back (退贡) — it is the team's either way, and the 大落 needs it more; 无级自开 whenever
+  allowed — a hand without gouji plays has nothing to hide worth the point; 冲点 only with three pure
+  gouji groups and three As or more, since losing it costs 大落 — and its attempts lead the play most
+  likely to stand.  An unknown kind of decision gets a safe legal choice (``pass`` when it is open).
 - **Free-for-all**: the same scoring with every seat answering everything: race out.
 
 The weights (:class:`Params`) were tuned by duplicate self-play against earlier versions; against the
@@ -47,7 +51,22 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .. import cards as C
-from ..actions import BUY_FOUR, DECLARE, PASS, REVOLT, WUTOU, YAOTOU, YIELD, Action, Burn, Decision
+from ..actions import (
+    BUY_FOUR,
+    CHONGDIAN,
+    DECLARE,
+    GIVEBACK,
+    HUIWU,
+    PASS,
+    REVOLT,
+    SELFOPEN,
+    WUTOU,
+    YAOTOU,
+    YIELD,
+    Action,
+    Burn,
+    Decision,
+)
 from ..plays import NO_RANK, Play, parse_play
 
 SEATS = 6
@@ -587,11 +606,22 @@ class HeuristicBot:
             return self._declare(view)
         if BUY_FOUR in legal:
             return self._buy_four(view)
+        if HUIWU in legal:
+            return HUIWU, "汇5: discard your 5s — fewer cards to shed"
+        if GIVEBACK in legal:
+            return GIVEBACK, "退贡: hand the 落贡 back — it stays with the team, and your teammate needs it more"
+        if SELFOPEN in legal:
+            return SELFOPEN, "无级自开: no gouji play to hide, and leading a 4 opens the point"
+        if CHONGDIAN in legal:
+            return self._chongdian(view)
         if phase != "play":
             return _fallback(legal), "a safe choice"
         c = _Ctx(view, self.params)
         if view.get("burn_offer"):
             return self._burn(c, legal)
+        ch = view.get("chongdian")
+        if c.top is None and ch and ch.get("seat") == c.seat and ch.get("result") is None:
+            return self._chong_attempt(c, legal)
         if c.top is None:
             return self._lead(c, legal)
         return self._respond(c, legal)
@@ -617,6 +647,20 @@ class HeuristicBot:
         if s >= self.params.declare_at:
             return DECLARE, "宣点: jokers and 2s enough to stop your 对头's gouji plays"
         return PASS, "no 宣点: too few jokers and 2s to stop your 对头 opening the point"
+
+    def _chongdian(self, view: Mapping[str, Any]) -> tuple[Action, str]:
+        h = C.parse_counts(view.get("hand") or "")
+        pure = [r for r in range(C.TEN, ACE + 1) if h[r] and Play.of(r, h[r]).pure]
+        if len(pure) >= 3 and h[ACE] >= 3:
+            return CHONGDIAN, f"冲点: {len(pure)} pure gouji groups, {h[ACE]} As among them"
+        return PASS, "no 冲点: too few pure gouji plays to risk 大落"
+
+    def _chong_attempt(self, c: _Ctx, legal: Sequence[Action]) -> tuple[Action, str]:
+        plays = [a for a in legal if isinstance(a, Play)]
+        if not plays:
+            return _fallback(legal), "a safe choice"
+        best = max(plays, key=lambda q: (c.stand(q, leading=True), -q.size))
+        return best, f"冲点 attempt {_desc(best)}: {_odds(c.stand(best, leading=True))}"
 
     def _buy_four(self, view: Mapping[str, Any]) -> tuple[Action, str]:
         ro = view.get("rule_options") or {}

@@ -9,6 +9,19 @@ import { tourneyPanels } from "./tourney.js";
 const OPTION_KEYS = ["bie_san", "revolution", "xuandian", "tribute", "big_joker_kill", "burn_needs_kaidian",
   "kaidian_needs_four", "buy_four"];
 const SHOW_COUNTS = ["always", "at_or_below_10", "never"];
+// rule book §16: the regional switches, and the options with a few named values
+const REGIONAL_KEYS = ["smothered_keeps_head", "open_when_opposite_smothered", "fours_whole", "gousiji",
+  "return_held_ranks_only", "huiwu", "sweep_restart_leader", "sweep_keeps_point_tribute", "chongdian", "self_open"];
+const CHOICE_OPTIONS = {
+  no_three: ["revolt", "free", "last"],
+  buy_order: ["opposite_first", "teammates_second", "teammates_first"],
+  burn_priority: ["team_first", "turn_order"],
+  smother_by: ["anyone", "not_opposite", "opposite_only"],
+  failed_burn_third: ["sike", "sanke"],
+  first_leader: ["random", "liang_san"],
+  mutual_point_tribute: ["pay", "waive"],
+  lao_to_teammate: ["none", "returnable"],
+};
 const CODE_RE = /^[A-HJ-NP-Z2-9]{6}$/;
 
 let presetsCache = null;
@@ -87,12 +100,16 @@ export class Lobby {
     const fillOptions = () => {
       const base = p.presets[preset.value];
       clear(options);
-      for (const key of OPTION_KEYS) {
+      for (const key of OPTION_KEYS.concat(REGIONAL_KEYS)) {
         options.appendChild(h("label.check", h("input", { type: "checkbox", name: "opt_" + key, checked: !!base[key],
           dataset: { option: key } }), t("o_" + key)));
       }
       options.appendChild(field(t("o_show_counts"), h("select", { name: "opt_show_counts", dataset: { option: "show_counts" } },
         SHOW_COUNTS.map((v) => h("option", { value: v, selected: base.show_counts === v }, t("sc_" + v))))));
+      for (const [key, values] of Object.entries(CHOICE_OPTIONS)) {
+        options.appendChild(field(t("o_" + key), h("select", { name: "opt_" + key, dataset: { option: key } },
+          values.map((v) => h("option", { value: v, selected: base[key] === v }, t("v_" + v))))));
+      }
       setLength.value = String(base.set_length);
     };
     preset.addEventListener("change", fillOptions);

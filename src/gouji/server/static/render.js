@@ -6,7 +6,8 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardFace, playCards, parseCounts, total, DISPLAY_ORDER, RANKS, rankFace } from "./cards.js";
 
-export const SETUP_PHASES = ["tribute_return", "buy_four", "revolution", "yaotou", "xuandian"];
+export const SETUP_PHASES = ["tribute_return", "buy_four", "revolution", "yaotou", "xuandian",
+  "giveback", "huiwu", "chongdian", "selfopen"];
 
 export function teamOf(seat) {
   return seat % 2;

@@ -400,6 +400,12 @@ export class LiveTable {
       body = [h("p", t("p_xuandian")), h("div.prompt-btns", btn("btn_declare", "declare", ".primary"), btn("btn_no_declare", "pass"))];
     } else if (v.phase === "buy_four") {
       body = [h("p", t("p_buy_four")), h("div.prompt-btns", btn("btn_buy4", "buy4", ".primary"), btn("btn_no_buy", "pass"))];
+    } else if (["giveback", "huiwu", "chongdian", "selfopen"].includes(v.phase)) {
+      // rule book §16: take the step, or decline; a hand that may not take it has only "pass"
+      const may = choices.includes(v.phase);
+      body = [h("p", t(may ? "p_" + v.phase : "p_" + v.phase + "_no")),
+        h("div.prompt-btns", may ? btn("btn_" + v.phase, v.phase, ".primary") : null,
+          btn(may ? "btn_decline" : "btn_ok", "pass", may ? "" : ".primary"))];
     } else if (v.phase === "tribute_return") {
       const n = this.returnSize();
       body = [h("p", t("p_return", { n, name: this.name(this.returnTo()) }))];
