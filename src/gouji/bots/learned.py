@@ -152,6 +152,19 @@ def candidates(view: Mapping[str, Any], legal: Sequence[Action], prior: Action |
     return out
 
 
+DECISION_KINDS = ("setup", "burn", "lead", "respond")
+
+
+def decision_kind(view: Mapping[str, Any]) -> str:
+    """What kind of decision a view asks for: ``setup`` (before play), ``burn`` (a burn offer), ``lead``
+    or ``respond`` (a play on the table to beat or pass)."""
+    if view.get("phase") != "play":
+        return "setup"
+    if view.get("burn_offer"):
+        return "burn"
+    return "lead" if view.get("top") is None else "respond"
+
+
 class LearnedBot:
     """Chooses the candidate with the highest value under a :class:`QNet` (see the module docstring)."""
 
@@ -167,6 +180,10 @@ class LearnedBot:
         """How much more than the heuristic's choice another candidate must be worth to be played."""
         self.bonus_by_rules = {str(k): float(v) for k, v in dict(self.net.meta.get("prior_bonus_by_rules", {})).items()}
         """The same per preset, where the network's values were checked (see ``docs/learned.md``)."""
+        kinds = self.net.meta.get("deviate_in")
+        self.kinds = None if kinds is None else frozenset(str(k) for k in kinds)
+        """The kinds of decision (:func:`decision_kind`) where the network may overrule the heuristic;
+        ``None``: all of them."""
 
     def decide(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         return self.evaluate(view, legal, rng)[0]
@@ -180,6 +197,8 @@ class LearnedBot:
         if len(legal) == 1:
             return legal[0], [legal[0]], np.zeros(0, np.float32), np.zeros((0, ACTION_SIZE), np.float32), 0
         prior = self.prior.choose(view, legal)[0]
+        if self.kinds is not None and decision_kind(view) not in self.kinds:
+            return prior, [prior], np.zeros(0, np.float32), np.zeros((0, ACTION_SIZE), np.float32), 0
         cands = candidates(view, legal, prior)
         state = encode_state(view)
         rows = encode_actions(view, cands, prior=cands.index(prior) if prior in cands else None)
@@ -214,4 +233,4 @@ def _register() -> None:
 
 _register()
 
-__all__ = ["MAX_CANDIDATES", "WEIGHTS", "LearnedBot", "QNet", "candidates"]
+__all__ = ["DECISION_KINDS", "MAX_CANDIDATES", "WEIGHTS", "LearnedBot", "QNet", "candidates", "decision_kind"]
