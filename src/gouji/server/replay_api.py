@@ -7,8 +7,9 @@
   (``hands``: a finished deal is shown with its hands open) and the events since the step before.  The
   record is read as ``GET /api/records/{id}`` serves it: a set still in progress answers 403.
 - ``POST /api/tables/{code}/hint`` — body ``{"token": …}``: :func:`gouji.hint` for the seat the token
-  holds, when that seat is to act: ``{"state", "seat", "action", "reason"}``; 403 for a token that holds no
-  seat, 409 when it is not that seat's turn.
+  holds, when that seat is to act: ``{"state", "seat", "action", "reason", "code", "params"}`` (``reason``
+  in English; ``code`` and ``params`` the same reason for the page to word in its language, see
+  :mod:`gouji.reasons`); 403 for a token that holds no seat, 409 when it is not that seat's turn.
 
 The server includes them with ``*replay_routes()`` in its route list, ahead of the static files at ``/``.
 """
@@ -164,7 +165,9 @@ async def _hint_endpoint(request: Request) -> Response:
         h = hint(room.match.current, seat)
     except _Refusal as e:
         return JSONResponse({"error": e.message}, status_code=e.status)
-    return JSONResponse({"state": room.state, "seat": seat, "action": h.text, "reason": h.reason})
+    return JSONResponse(
+        {"state": room.state, "seat": seat, "action": h.text, "reason": h.reason, "code": h.code, "params": h.params}
+    )
 
 
 def replay_routes() -> list[BaseRoute]:
