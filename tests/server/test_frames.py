@@ -13,8 +13,10 @@ import pytest
 
 from gouji import Deal
 from gouji.rules import PRESETS, resolve
-from gouji.server.rooms import Connection, TableConfig
-from gouji.server.storage import Store, Writer
+from gouji.server.config import TableConfig
+from gouji.server.connection import Connection
+from gouji.server.durability import Writer
+from gouji.server.storage import Store
 from gouji.tribute import Payment
 
 from ..helpers import random_playout

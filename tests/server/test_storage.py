@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from gouji.match import Match, load_record
-from gouji.server.rooms import deal_record
 from gouji.server.storage import Store
+from gouji.server.table import deal_record
 
 from ..helpers import wait_until
 from .conftest import drive, play_turn

@@ -32,7 +32,6 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
-from dataclasses import dataclass
 from typing import Any
 
 from starlette.applications import Starlette
@@ -44,52 +43,16 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol as P
+from .connection import Connection, SendText
+from .durability import Writer
+from .errors import RequestError
+from .limits import MAX_BODY_BYTES, Limits, TokenBucket
+from .lobby import Lobby
 from .replay_api import STATIC_DIR, replay_routes
-from .rooms import Connection, Lobby, RequestError, SendText, token_hash
-from .storage import Store, Writer
+from .storage import Store
+from .table import token_hash
 
 log = logging.getLogger("gouji.server")
-
-MAX_BODY_BYTES = 16 * 1024
-
-
-@dataclass(frozen=True)
-class Limits:
-    """Per-connection limits of the WebSocket.
-
-    ``rate``/``burst``: a token bucket of messages per second; ``bad_rate``/``bad_burst``: a second bucket of
-    refused messages — a connection that empties it is closed (code 1008).  ``queue`` frames may wait to be
-    sent before a connection that does not read is dropped.  ``hello_seconds``: time to say hello.
-    """
-
-    rate: float = 20.0
-    burst: float = 40.0
-    bad_rate: float = 1.0
-    bad_burst: float = 20.0
-    queue: int = 512
-    hello_seconds: float = 10.0
-
-
-class TokenBucket:
-    """``rate`` tokens a second up to ``burst``; :meth:`take` spends one if there is one."""
-
-    def __init__(self, rate: float, burst: float) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def take(self) -> bool:
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return True
-        return False
-
-    def refund(self) -> None:
-        """Give back the token of a message that turned out to be no burden."""
-        self.tokens = min(self.burst, self.tokens + 1)
 
 
 def create_app(

@@ -9,7 +9,8 @@ import sys
 
 import uvicorn
 
-from .app import Limits, create_app
+from .app import create_app
+from .limits import Limits
 
 WS_MAX_SIZE = 64 * 1024
 """Uvicorn closes a connection that sends a larger WebSocket frame (the app refuses any over 2 KiB)."""

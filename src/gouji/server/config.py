@@ -1,0 +1,184 @@
+"""Table configuration: what a table is created with (:class:`TableConfig`) and the validation of a table
+creation request (:func:`parse_table_request`), nicknames included."""
+
+from __future__ import annotations
+
+import math
+import secrets
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ..bots import BOTS
+from ..deal import SEATS
+from ..match import Match
+from ..rules import PRESETS, RuleSet, UnknownRules
+from .errors import RequestError
+
+MAX_NICKNAME = 24
+MAX_SET_LENGTH = 20
+
+
+def valid_nickname(value: Any) -> str:
+    """A nickname: 1-24 printable characters after trimming; raises :class:`RequestError`."""
+    if not isinstance(value, str):
+        raise RequestError(400, "nickname must be a string")
+    name = value.strip()
+    if not 1 <= len(name) <= MAX_NICKNAME or not name.isprintable():
+        raise RequestError(400, f"nickname must be 1-{MAX_NICKNAME} printable characters")
+    return name
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    """What a table is created with; stored with it (the seed never leaves the server)."""
+
+    preset: str
+    rules: dict[str, Any]
+    seed: int
+    set_length: int
+    turn_seconds: float | None
+    bot_delay: float
+    bots: tuple[str | None, ...]
+    ready_seconds: float | None = None
+    """How long the pause between two deals of a set waits for the players to be ready (None: no limit)."""
+    card_counter: bool = True
+    """记牌器: whether the table shows the cards played so far (the views' ``played``)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "preset": self.preset,
+            "rules": self.rules,
+            "seed": self.seed,
+            "set_length": self.set_length,
+            "turn_seconds": self.turn_seconds,
+            "bot_delay": self.bot_delay,
+            "bots": list(self.bots),
+            "ready_seconds": self.ready_seconds,
+            "card_counter": self.card_counter,
+        }
+
+    @classmethod
+    def from_dict(cls, d: Mapping[str, Any]) -> TableConfig:
+        return cls(
+            preset=d["preset"],
+            rules=dict(d["rules"]),
+            seed=int(d["seed"]),
+            set_length=int(d["set_length"]),
+            turn_seconds=None if d["turn_seconds"] is None else float(d["turn_seconds"]),
+            bot_delay=float(d["bot_delay"]),
+            bots=tuple(d["bots"]),
+            ready_seconds=_ready_seconds(d),
+            card_counter=bool(d.get("card_counter", True)),
+        )
+
+    def public(self) -> dict[str, Any]:
+        """Everything but the seed."""
+        d = self.to_dict()
+        del d["seed"]
+        return d
+
+    def new_match(self) -> Match:
+        return Match(RuleSet.from_dict(self.rules), seed=self.seed, set_length=self.set_length)
+
+
+def _ready_seconds(d: Mapping[str, Any]) -> float | None:
+    """A stored configuration's ready timeout; one stored before it existed has the turn time."""
+    value = d["ready_seconds"] if "ready_seconds" in d else d["turn_seconds"]
+    return None if value is None else float(value)
+
+
+def _number(value: Any, name: str, lo: float, hi: float) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise RequestError(400, f"{name} must be a number")
+    if not lo <= value <= hi:
+        raise RequestError(400, f"{name} must be between {lo} and {hi}")
+    return float(value)
+
+
+def parse_table_request(
+    data: Any, default_turn: float | None, default_bot_delay: float, default_ready: float | None = None
+) -> TableConfig:
+    """Validate a table creation request (``POST /api/tables``); raises :class:`RequestError`.
+
+    The ready timeout (between two deals) is ``ready_seconds`` if given, else ``default_ready``, else the
+    table's ``turn_seconds`` (no timeout when that is None too)."""
+    if not isinstance(data, dict):
+        raise RequestError(400, "the request body is a JSON object")
+    known = {
+        "preset",
+        "options",
+        "set_length",
+        "turn_seconds",
+        "ready_seconds",
+        "bot_delay",
+        "bots",
+        "card_counter",
+        "nickname",
+        "seat",
+    }
+    unknown = set(data) - known
+    if unknown:
+        raise RequestError(400, f"unknown fields: {', '.join(sorted(unknown))}")
+    preset = data.get("preset", "qingdao")
+    if preset not in PRESETS:
+        raise RequestError(400, f"preset must be one of {', '.join(PRESETS)}")
+    base = RuleSet.preset(preset).to_dict()
+    options = data.get("options", {})
+    if not isinstance(options, dict):
+        raise RequestError(400, "options must be an object of rule options")
+    for key, value in options.items():
+        if key not in base or key in ("name", "source"):
+            raise RequestError(400, f"no rule option {key!r}")
+        default = base[key]
+        ok = isinstance(value, bool) if isinstance(default, bool) else isinstance(value, type(default))
+        if isinstance(default, int) and not isinstance(default, bool):
+            ok = isinstance(value, int) and not isinstance(value, bool)
+        if not ok:
+            raise RequestError(400, f"rule option {key!r} must be a {type(default).__name__}")
+    try:
+        rules = RuleSet.from_dict({**base, **options})
+    except (UnknownRules, TypeError, ValueError) as e:
+        raise RequestError(400, f"bad rule options: {e}") from None
+    set_length = data.get("set_length", rules.set_length)
+    if isinstance(set_length, bool) or not isinstance(set_length, int) or not 1 <= set_length <= MAX_SET_LENGTH:
+        raise RequestError(400, f"set_length must be an integer from 1 to {MAX_SET_LENGTH}")
+    turn = data.get("turn_seconds", default_turn)
+    turn_seconds = None if turn is None else _number(turn, "turn_seconds", 0.05, 3600)
+    bot_delay = _number(data.get("bot_delay", default_bot_delay), "bot_delay", 0, 10)
+    ready = data.get("ready_seconds")
+    if ready is None:
+        ready = default_ready if default_ready is not None else turn_seconds
+    ready_seconds = None if ready is None else _number(ready, "ready_seconds", 0.05, 3600)
+    bots_in = data.get("bots", [None] * SEATS)
+    if isinstance(bots_in, dict):
+        seats: list[str | None] = [None] * SEATS
+        for k, v in bots_in.items():
+            if not (isinstance(k, str) and k.isdigit() and 0 <= int(k) < SEATS):
+                raise RequestError(400, "bots: keys are seats 0-5")
+            seats[int(k)] = v
+        bots_in = seats
+    if not isinstance(bots_in, list) or len(bots_in) != SEATS:
+        raise RequestError(400, "bots must be a list of six entries (a bot name or null) or an object seat → bot")
+    for b in bots_in:
+        if b is not None and b not in BOTS:
+            raise RequestError(400, f"no bot {b!r}; the bots are {', '.join(sorted(BOTS))}")
+    card_counter = data.get("card_counter", True)
+    if not isinstance(card_counter, bool):
+        raise RequestError(400, "card_counter must be true or false")
+    config = TableConfig(
+        preset=preset,
+        rules=rules.to_dict(),
+        seed=secrets.randbelow(2**63),
+        set_length=set_length,
+        turn_seconds=turn_seconds,
+        bot_delay=bot_delay,
+        bots=tuple(bots_in),
+        ready_seconds=ready_seconds,
+        card_counter=card_counter,
+    )
+    try:
+        config.new_match()
+    except (UnknownRules, ValueError) as e:  # pragma: no cover - the options were checked one by one
+        raise RequestError(400, f"these options cannot be played: {e}") from None
+    return config

@@ -1,0 +1,551 @@
+"""The table state machine: a :class:`~gouji.match.Match`, six seats, tokens, timers, auto-play (托管) and broadcast.
+
+The server is the authority.  A :class:`Room` holds the set being played; every change — a seat taken or
+left, auto-play switched, an action, the start, the close — goes through :meth:`Room.commit`, which applies
+it, gives it the next **state number**, stores it as an event, restarts the turn timer and sends every
+connection its own view.  The same events, replayed in order on ``Match(rules, seed, set_length)``, restore
+the table after a restart (:meth:`Room.replay`).
+
+Secrets: a seat token is given to its holder once and stored only as its SHA-256; the set's seed (from
+which every hand of the set follows) stays on the server and goes into no frame, and the records of a set
+in progress are not served until it is over.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import json
+import logging
+import random
+import secrets
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import PASS, YIELD, InvalidAction, parse_action
+from ..bots import BOTS, Bot, decide, make_bot
+from ..deal import SEATS, Deal, IllegalAction
+from ..match import Match
+from . import protocol as P
+from .config import TableConfig
+from .connection import Connection
+from .durability import Writer
+from .storage import StoredTable
+
+log = logging.getLogger("gouji.server")
+
+CHOICES_CAP = 64
+"""Legal actions are listed in full up to this many; past it a frame carries the count and a sample."""
+SAMPLE_SIZE = 16
+MAX_NICKNAME = 24
+MAX_SET_LENGTH = 20
+AUTO_BOT = "heuristic"
+"""The bot that plays for a seat on auto-play (托管), if registered; else ``random``."""
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a secret token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
+
+def new_token() -> str:
+    """A new secret token (192 random bits)."""
+    return secrets.token_urlsafe(24)
+
+
+def auto_bot_name() -> str:
+    """``heuristic`` when it is registered, else ``random``."""
+    return AUTO_BOT if AUTO_BOT in BOTS else "random"
+
+
+@dataclass
+class Seat:
+    """A seat: a bot's, or a person's (held by a nickname and a token) or vacant."""
+
+    index: int
+    bot: str | None
+    nickname: str | None = None
+    token_hash: str | None = None
+    auto: bool = False
+
+    def public(self) -> dict[str, Any]:
+        return {
+            "seat": self.index,
+            "bot": self.bot,
+            "nickname": self.nickname,
+            "held": self.bot is not None or self.nickname is not None,
+            "auto": self.auto,
+        }
+
+
+@dataclass
+class _Pending:
+    """Events waiting for the writer, and records to store, produced by one commit."""
+
+    records: list[tuple[str, int | None, dict[str, Any]]] = field(default_factory=list)
+
+
+_Shared = tuple[dict[str, Any], dict[str, Any], dict[str, Any], list[dict[str, Any]] | None]
+""":meth:`Room._shared_parts`: the table, the public view, the public turn and the new events if the same
+for every seat."""
+
+
+class Room:
+    """A table: a set being played, its seats and connections, its turn timer.
+
+    ``status`` is ``waiting`` (for people to take the seats), ``playing``, ``over`` (the set ended) or
+    ``closed`` (by its creator).  ``state`` is the number of changes so far.
+
+    Between two deals of a set the table pauses (``ready`` is not None): no timer but the ready timeout
+    runs, no bot acts and ``act`` is refused until every seat is ready (``ready`` intents; bot, empty and
+    托管 seats count as ready) or the timeout ends the pause (a ``resume`` event).
+    """
+
+    def __init__(
+        self, table_id: int, code: str, config: TableConfig, owner_hash: str, writer: Writer | None = None
+    ) -> None:
+        self.id = table_id
+        self.code = code
+        self.config = config
+        self.owner_hash = owner_hash
+        self.writer = writer
+        self.match = config.new_match()
+        self.seats = [Seat(i, config.bots[i]) for i in range(SEATS)]
+        self.status = "waiting"
+        self.state = 0
+        self.conns: set[Connection] = set()
+        self._bots: dict[int, Bot] = {i: make_bot(b) for i, b in enumerate(config.bots) if b is not None}
+        self._auto_bot: Bot = make_bot(auto_bot_name())
+        self._rng = random.Random(secrets.randbits(64))
+        self._timer: asyncio.Task[None] | None = None
+        self._timer_key: tuple[Any, ...] | None = None
+        self.deadline: float | None = None
+        """Epoch seconds when the seat to act is auto-played, or None."""
+        self._cursor = (0, 0)
+        """(deal index, events of that deal) sent to the connections so far."""
+        self.replaying = False
+        self.ready: list[bool] | None = None
+        """Between two deals: which seats said they are ready; None while play goes on."""
+
+    # ------------------------------------------------------------------ public data
+
+    def public(self, config: bool = True) -> dict[str, Any]:
+        """The table as everyone may see it (``config=False``: without the configuration)."""
+        m = self.match
+        out: dict[str, Any] = {
+            "code": self.code,
+            "status": self.status,
+            "state": self.state,
+            "seats": [s.public() for s in self.seats],
+            "deal": len(m.deals) - 1,
+            "deals_over": len(m.points),
+            "points": [list(p) for p in m.points],
+            "totals": list(m.totals),
+            "ready": self.ready_info(),
+        }
+        if config:
+            out["config"] = self.config.public()
+        return out
+
+    def seat_ready(self, index: int) -> bool:
+        """Whether a seat is ready for the next deal: it said so, or it is a bot's, empty or on 托管."""
+        s = self.seats[index]
+        return self.ready is not None and (self.ready[index] or s.bot is not None or s.nickname is None or s.auto)
+
+    def ready_info(self) -> dict[str, Any] | None:
+        """``table.ready``: None while play goes on; between two deals the seats' readiness and the deadline
+        (epoch milliseconds, or None: no ready timeout)."""
+        if self.ready is None:
+            return None
+        return {
+            "seats": [self.seat_ready(i) for i in range(SEATS)],
+            "deadline": None if self.deadline is None else int(self.deadline * 1000),
+        }
+
+    def human_seats(self) -> list[Seat]:
+        return [s for s in self.seats if s.bot is None]
+
+    def seat_of_token(self, token: str) -> int | None:
+        """The seat this token holds, or None (compared in constant time)."""
+        h = token_hash(token)
+        found = None
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, h):
+                found = s.index
+        return found
+
+    # ------------------------------------------------------------------ the one way to change a table
+
+    def commit(self, kind: str, seat: int | None = None, data: dict[str, Any] | None = None) -> None:
+        """Apply one change (raises, changing nothing, if the engine refuses an action), number it, store
+        it, restart the timer and send every connection its view."""
+        data = data or {}
+        pending = self._apply(kind, seat, data)
+        self.state += 1
+        if self.replaying:
+            return
+        if self.writer is not None:
+            self.writer.post_event(self.id, self.state, kind, seat, data)
+            for rkind, index, body in pending.records:
+                players = [{"seat": s.index, "nickname": s.nickname, "bot": s.bot} for s in self.seats]
+                self.writer.post(self.writer.store.add_record, self.id, rkind, index, players, body)
+            if self.status in ("over", "closed") and kind in ("act", "close"):
+                self.writer.post(self.writer.store.set_status, self.id, self.status)
+        self._reschedule()
+        self.broadcast()
+        self._maybe_resume()
+
+    def _maybe_resume(self) -> None:
+        """End the pause between two deals once every seat is ready (a change of its own)."""
+        if self.replaying or self.ready is None or self.status != "playing":
+            return
+        if all(self.seat_ready(i) for i in range(SEATS)):
+            self.commit("resume", None, {"by": "ready"})
+
+    def _apply(self, kind: str, seat: int | None, data: dict[str, Any]) -> _Pending:
+        pending = _Pending()
+        if kind == "act":
+            assert seat is not None
+            m = self.match
+            deal_index = len(m.deals) - 1
+            m.act(data["action"], seat=seat)
+            by = data.get("by", "player")
+            if self.seats[seat].bot is None:
+                if by == "timeout":
+                    self.seats[seat].auto = True
+                elif by == "player":
+                    self.seats[seat].auto = False
+            if m.deals[deal_index].is_over:
+                pending.records.append(("deal", deal_index, deal_record(m, deal_index)))
+                if m.is_over:
+                    pending.records.append(("set", None, m.record()))
+                    self.status = "over"
+                else:
+                    self.ready = [False] * SEATS  # the next deal waits for the players
+        elif kind == "join":
+            assert seat is not None
+            s = self.seats[seat]
+            s.nickname, s.token_hash, s.auto = data["nickname"], data["token_hash"], False
+        elif kind == "leave":
+            assert seat is not None
+            s = self.seats[seat]
+            s.nickname = s.token_hash = None
+            s.auto = False
+        elif kind == "auto":
+            assert seat is not None
+            self.seats[seat].auto = bool(data["on"])
+        elif kind == "ready":
+            assert seat is not None
+            if self.ready is not None:
+                self.ready[seat] = True
+        elif kind == "resume":
+            self.ready = None
+        elif kind == "start":
+            self.status = "playing"
+        elif kind == "close":
+            self.status = "closed"
+        else:  # pragma: no cover - events are written by this class only
+            raise ValueError(f"unknown table event {kind!r}")
+        return pending
+
+    @classmethod
+    def replay(cls, stored: StoredTable, writer: Writer | None) -> Room:
+        """Rebuild a table from its stored configuration and events (after a restart)."""
+        room = cls(stored.id, stored.code, TableConfig.from_dict(stored.config), stored.owner_hash, writer)
+        room.replaying = True
+        for ev in stored.events:
+            room.commit(ev["kind"], ev["seat"], ev["data"])
+            room.state = ev["state"]
+        room.replaying = False
+        room._cursor = (len(room.match.deals) - 1, len(room.match.current.events))
+        return room
+
+    # ------------------------------------------------------------------ what connections get
+
+    def attach(self, conn: Connection, seat: int | None, token_h: str | None) -> None:
+        """A connection said hello: send it who it is and the full view."""
+        conn.seat, conn.token_hash, conn.room = seat, token_h, self
+        self.conns.add(conn)
+        nickname = self.seats[seat].nickname if seat is not None else None
+        conn.send(P.welcome_frame(self.code, seat, nickname))
+        conn.send(self.state_frame(seat, full=True))
+
+    def detach(self, conn: Connection) -> None:
+        self.conns.discard(conn)
+
+    def _new_events(self) -> list[tuple[int, dict[str, Any]]]:
+        deal_i, n = self._cursor
+        deals = self.match.deals
+        out: list[tuple[int, dict[str, Any]]] = []
+        for i in range(deal_i, len(deals)):
+            evs = deals[i].events
+            out.extend((i, e) for e in evs[n if i == deal_i else 0 :])
+        self._cursor = (len(deals) - 1, len(deals[-1].events))
+        return out
+
+    def broadcast(self) -> None:
+        """Send every connection the view of its own seat (spectators the public view).
+
+        The parts of a frame that do not depend on the seat (the table, the public view, the turn) are
+        built once and shared by the frames of every seat."""
+        new = self._new_events()
+        if not self.conns:
+            return
+        shared = self._shared_parts(new)
+        texts: dict[int | None, str] = {}
+        for conn in list(self.conns):
+            text = texts.get(conn.seat)
+            if text is None:
+                text = texts[conn.seat] = P.dumps(self.state_frame(conn.seat, events=new, shared=shared))
+            conn.push(text)
+
+    def _shared_parts(self, events: list[tuple[int, dict[str, Any]]]) -> _Shared:
+        """What every seat's incremental frame of the current state shares: the table (without its
+        configuration), the public view of the deal (as sent: without ``rule_options``, without ``played``
+        at a table without the card counter), the public part of the turn, and the new events as everyone
+        sees them if no seat sees them otherwise (else None)."""
+        view = self.match.current.view(None, log=False)
+        if not self.config.card_counter:
+            del view["played"]
+        del view["rule_options"]
+        same = all(Deal.event_same_for_all(e) for _, e in events)
+        shared_events = [{**e, "deal": i} for i, e in events] if same else None
+        return self.public(config=False), view, self.turn_info(None, bool(view["burn_offer"])), shared_events
+
+    def state_frame(
+        self,
+        seat: int | None,
+        events: Iterable[tuple[int, dict[str, Any]]] = (),
+        full: bool = False,
+        shared: _Shared | None = None,
+    ) -> dict[str, Any]:
+        """``state``: the seat's view of the current deal, the table, the turn, and the public events since
+        the last frame.  ``full`` frames (on hello and sync) carry instead the whole log of the current deal
+        in ``view.log``, and the parts that never change: ``view.rule_options`` and ``table.config``.
+
+        ``shared`` (for incremental frames only) is :meth:`_shared_parts` of the current state, to build the
+        frame from rather than anew."""
+        deal = self.match.current
+        if shared is None or full:
+            view = deal.view(seat, log=full)
+            if not self.config.card_counter:
+                del view["played"]  # a table without the card counter (记牌器) does not send it
+            if not full:
+                del view["rule_options"]  # in full frames only: they do not change
+            table = self.public(config=full)
+            turn = self.turn_info(seat, bool(view["burn_offer"]))
+        else:
+            table, public_view, public_turn, _ = shared
+            view = public_view if seat is None else _seat_view(deal, public_view, seat)
+            turn = public_turn
+            if seat is not None and seat == public_turn["seat"]:
+                turn = self.turn_info(seat, bool(view["burn_offer"]))
+        frame: dict[str, Any] = {
+            "type": "state",
+            "v": P.VERSION,
+            "state": self.state,
+            "full": full,
+            "table": table,
+            "deal": len(self.match.deals) - 1,
+            "view": view,
+            "turn": turn,
+        }
+        if not full:
+            if shared is not None and shared[3] is not None:
+                frame["events"] = shared[3]
+            else:
+                frame["events"] = [{**Deal.public_event(e, seat), "deal": i} for i, e in events]
+        return frame
+
+    def turn_info(self, seat: int | None, burn_offer: bool) -> dict[str, Any]:
+        """Who is to act and until when; for the seat to act, what it may do."""
+        to_act = self.match.to_act if self.status == "playing" and self.ready is None else None
+        turn: dict[str, Any] = {
+            "seat": to_act,
+            "deadline": None if self.deadline is None or to_act is None else int(self.deadline * 1000),
+            "auto": None if to_act is None else (self.seats[to_act].bot is not None or self.seats[to_act].auto),
+        }
+        if to_act is not None and seat == to_act:
+            deal = self.match.current
+            legal = deal.legal_actions()
+            n = len(legal)
+            turn["legal_count"] = n
+            turn["can_pass"] = PASS in legal
+            turn["can_yield"] = YIELD in legal
+            turn["burn_offer"] = burn_offer
+            if n <= CHOICES_CAP:
+                turn["choices"] = legal.texts()
+            else:
+                turn["choices"] = None
+                turn["sample"] = [str(a) for a in legal[:SAMPLE_SIZE]]
+        return turn
+
+    # ------------------------------------------------------------------ intents
+
+    def check_token(self, conn: Connection, token: str, ref: str | None = None) -> int:
+        """The connection's seat, if ``token`` is that seat's current token; else a ProtocolError."""
+        if conn.seat is None:
+            raise P.ProtocolError(P.SPECTATOR, "a spectator cannot act", ref)
+        held = self.seats[conn.seat].token_hash
+        if held is None or conn.token_hash != held or not hmac.compare_digest(token_hash(token), held):
+            raise P.ProtocolError(P.UNAUTHORIZED, "this token does not hold your seat", ref)
+        return conn.seat
+
+    def intent(self, conn: Connection, msg: P.ClientMessage) -> None:
+        """An ``act`` intent: refused with a ProtocolError saying why, changing nothing; or committed."""
+        assert msg.token is not None and msg.action is not None
+        seat = self.check_token(conn, msg.token, msg.id)
+        if self.status == "waiting":
+            raise P.ProtocolError(P.NOT_STARTED, "the table is waiting for players", msg.id)
+        if self.status != "playing":
+            raise P.ProtocolError(P.GAME_OVER, f"the table is {self.status}", msg.id)
+        if self.ready is not None:
+            raise P.ProtocolError(P.NOT_READY, "waiting for the players to be ready for the next deal", msg.id)
+        if msg.state != self.state:
+            raise P.ProtocolError(P.STALE, f"state {msg.state} is stale: the table is at state {self.state}", msg.id)
+        if self.match.to_act != seat:
+            raise P.ProtocolError(P.NOT_YOUR_TURN, f"it is seat {self.match.to_act}'s turn, not yours", msg.id)
+        try:
+            action = str(parse_action(msg.action))
+        except InvalidAction as e:
+            raise P.ProtocolError(P.ILLEGAL, str(e), msg.id) from None
+        try:
+            self.commit("act", seat, {"action": action, "by": "player"})
+        except IllegalAction as e:
+            raise P.ProtocolError(P.ILLEGAL, str(e), msg.id) from None
+
+    def set_auto(self, conn: Connection, msg: P.ClientMessage) -> None:
+        """托管 on or off for the connection's own seat."""
+        assert msg.token is not None and msg.on is not None
+        seat = self.check_token(conn, msg.token, msg.id)
+        if self.status in ("over", "closed"):
+            raise P.ProtocolError(P.GAME_OVER, f"the table is {self.status}", msg.id)
+        if self.seats[seat].auto == msg.on:
+            conn.send(self.state_frame(seat, full=False))
+            return
+        self.commit("auto", seat, {"on": msg.on})
+
+    def mark_ready(self, conn: Connection, msg: P.ClientMessage) -> None:
+        """``ready``: the connection's seat is ready for the next deal (outside the pause between two deals,
+        or when already ready, nothing changes and the seat gets the current state)."""
+        assert msg.token is not None
+        seat = self.check_token(conn, msg.token, msg.id)
+        if self.status == "waiting":
+            raise P.ProtocolError(P.NOT_STARTED, "the table is waiting for players", msg.id)
+        if self.status != "playing":
+            raise P.ProtocolError(P.GAME_OVER, f"the table is {self.status}", msg.id)
+        if self.ready is None or self.ready[seat]:
+            conn.send(self.state_frame(seat, full=False))
+            return
+        self.commit("ready", seat)
+
+    # ------------------------------------------------------------------ timers and bots
+
+    def _reschedule(self) -> None:
+        key: tuple[Any, ...] | None = None
+        mode = ""
+        if self.status == "playing" and self.ready is not None:
+            mode = "ready"
+            key = ("ready", len(self.match.deals))
+        elif self.status == "playing" and self.match.to_act is not None:
+            s = self.match.to_act
+            seat = self.seats[s]
+            mode = "bot" if seat.bot is not None else "auto" if seat.auto else "person"
+            key = (len(self.match.deals), self.match.current.decisions, s, mode)
+        if key == self._timer_key:
+            return
+        self.cancel_timer()
+        self._timer_key = key
+        if key is None:
+            return
+        if mode == "person":
+            if self.config.turn_seconds is None:
+                return
+            delay = self.config.turn_seconds
+            self.deadline = time.time() + delay
+        elif mode == "ready":
+            if self.config.ready_seconds is None:
+                return
+            delay = self.config.ready_seconds
+            self.deadline = time.time() + delay
+        else:
+            delay = self.config.bot_delay
+        self._timer = asyncio.get_running_loop().create_task(self._fire(key, delay, mode))
+
+    def cancel_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = None
+        self._timer_key = None
+        self.deadline = None
+
+    async def _fire(self, key: tuple[Any, ...], delay: float, mode: str) -> None:
+        await asyncio.sleep(delay)
+        if self._timer_key != key or self.status != "playing":
+            return
+        self._timer = None
+        self._timer_key = None
+        self.deadline = None
+        if mode == "ready":
+            if self.ready is not None:
+                self.commit("resume", None, {"by": "timeout"})
+            return
+        seat = self.match.to_act
+        assert seat is not None
+        by = "bot" if mode == "bot" else "auto" if mode == "auto" else "timeout"
+        try:
+            self.commit("act", seat, {"action": self._bot_action(seat), "by": by})
+        except IllegalAction:
+            log.exception("a bot chose an illegal action at table %s; playing the first legal one", self.code)
+            self.commit("act", seat, {"action": str(self.match.legal_actions()[0]), "by": by})
+
+    def _bot_action(self, seat: int) -> str:
+        bot = self._bots.get(seat, self._auto_bot)
+        try:
+            return str(decide(bot, self.match.current, self._rng))
+        except Exception:
+            log.exception("bot %s failed at table %s; playing the first legal action", bot.name, self.code)
+            return str(self.match.legal_actions()[0])
+
+    def start_timers(self) -> None:
+        """Start the turn timer (after a restore: timers start afresh); a restored pause between two deals
+        whose seats are all ready by now ends."""
+        self._reschedule()
+        self._maybe_resume()
+
+    def shut(self, reason: str) -> None:
+        """Stop the timer and close every connection with a ``closed`` frame."""
+        self.cancel_timer()
+        frame = P.dumps(P.closed_frame(self.code, reason))
+        for conn in list(self.conns):
+            conn.push(frame)
+            conn.end()
+        self.conns.clear()
+
+
+def _seat_view(deal: Deal, public_view: dict[str, Any], seat: int) -> dict[str, Any]:
+    """Seat ``seat``'s view (without the log), made from the public one ``deal.view(None, log=False)``: it
+    differs only in ``seat``, in that seat's own card count and in the seat's ``hand``, added last.  The
+    public view's dicts are shared, not copied: the result is read, never changed."""
+    view = dict(public_view)
+    view["seat"] = seat
+    players = list(view["players"])
+    players[seat] = {**players[seat], "cards": deal.count_visible(seat, seat)}
+    view["players"] = players
+    view["hand"] = deal.hand(seat)
+    return view
+
+
+def deal_record(match: Match, index: int) -> dict[str, Any]:
+    """The set's record up to and including finished deal ``index`` (a set record :func:`load_record`
+    reads, with the later deals left out and the totals of these deals)."""
+    body = {k: v for k, v in match.record().items() if k != "checksum"}
+    body["deals"] = body["deals"][: index + 1]
+    pts = match.points[: index + 1]
+    body["totals"] = [sum(p[0] for p in pts), sum(p[1] for p in pts)]
+    canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    body["checksum"] = "sha256:" + hashlib.sha256(canonical).hexdigest()
+    return body
