@@ -135,9 +135,9 @@ class Room:
         self.window: Window | None = None
         """The decision window open now (:mod:`gouji.server.window`), or None."""
         self._resolving = False
-        self.timings: list[tuple[str, float, bool]] = []
-        """(window kind, seconds from opening to resolution, whether a person was prompted) of the last
-        windows (at most 10,000), for the time split of a deal."""
+        self.timings: list[tuple[str, float, bool, bool]] = []
+        """(window kind, seconds from opening to resolution, whether a person was prompted, whether any seat
+        had a choice) of the last windows (at most 10,000): what the time of a deal went on."""
 
     # ------------------------------------------------------------------ public data
 
@@ -515,6 +515,7 @@ class Room:
             legal = deal.legal_actions_of(s)
             seat = self.seats[s]
             person = seat.bot is None and not seat.auto
+            w.choice = w.choice or len(legal) > 1
             if len(legal) == 1 and not (person and seat.ask_single and seat.nickname is not None):
                 w.answers[s] = (str(legal[0]), "forced")
             elif not person:
@@ -574,7 +575,7 @@ class Room:
         self._timer_key = None
         self.deadline = None
         elapsed = asyncio.get_running_loop().time() - w.opened
-        self.timings.append((w.kind, elapsed, bool(w.prompted)))
+        self.timings.append((w.kind, elapsed, bool(w.prompted), w.choice))
         del self.timings[:-10_000]
         self._resolving = True
         try:

@@ -48,6 +48,8 @@ class Window:
     """Every person this window asked (answered or not)."""
     deadline: float | None = None
     """Epoch seconds when the people asked time out (None: no turn timer)."""
+    choice: bool = False
+    """Whether any seat had more than one legal answer (known to the server only)."""
 
     @property
     def complete(self) -> bool:
