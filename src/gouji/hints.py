@@ -46,11 +46,12 @@ class Hint:
 
 
 def hint(deal: Deal, seat: int) -> Hint:
-    """The heuristic bot's choice for ``seat`` with its reason; ``ValueError`` unless ``seat`` is to act."""
+    """The heuristic bot's choice for ``seat`` with its reason; ``ValueError`` unless ``seat`` is to act (or
+    is asked about the current event with it: :meth:`gouji.Deal.window`)."""
     to_act = deal.to_act
     if to_act is None:
         raise ValueError("the deal is over: nobody is to act")
-    if seat != to_act:
+    if seat != to_act and seat not in deal.window():
         raise ValueError(f"seat {seat} is not to act: it is seat {to_act}'s turn")
-    action, why = HeuristicBot().explain(deal.view(seat), deal.legal_actions())
+    action, why = HeuristicBot().explain(deal.view(seat), deal.legal_actions_of(seat))
     return Hint(action, str(action), why.text, why)

@@ -160,7 +160,9 @@ async def _hint_endpoint(request: Request) -> Response:
         seat = room.seat_of_token(token)
         if seat is None:
             raise _Refusal(403, "this token holds no seat at this table")
-        if room.status != "playing" or room.ready is not None or room.match.to_act != seat:
+        w = getattr(room, "window", None)
+        asked = seat in w.asked if w is not None else room.match.to_act == seat
+        if room.status != "playing" or room.ready is not None or not asked:
             raise _Refusal(409, "it is not your turn")
         h = hint(room.match.current, seat)
     except _Refusal as e:

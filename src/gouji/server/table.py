@@ -154,10 +154,28 @@ class Room:
             "points": [list(p) for p in m.points],
             "totals": list(m.totals),
             "ready": self.ready_info(),
+            "last_deal": self._last_deal(),
         }
         if config:
             out["config"] = self.config.public()
         return out
+
+    def _last_deal(self) -> dict[str, Any] | None:
+        """The newest finished deal's places and why (public facts): who went out in which order, who was
+        smothered (闷) by whom, whose burn failed (诈烧), who revolted (革命) — for the summary after a reload."""
+        done = [d for d in self.match.deals if d.is_over]
+        if not done:
+            return None
+        d = done[-1]
+        return {
+            "deal": self.match.deals.index(d),
+            "places": list(d.places or []),
+            "sweep": d.sweep,
+            "out_order": list(d.out_order),
+            "smothered": [list(x) for x in d.smothered],
+            "failed_burns": list(d.failed_burns),
+            "revolted": list(d.revolted),
+        }
 
     def seat_ready(self, index: int) -> bool:
         """Whether a seat is ready for the next deal: it said so, or it is a bot's, empty or on 托管."""

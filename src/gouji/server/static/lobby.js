@@ -196,10 +196,11 @@ export class Lobby {
           : h("span.muted", free ? t("free") : t("taken"))));
     }
     out.append(
-      h("p.muted", `${t("table_code")} ${code} · ${t("preset_" + ((table.config && table.config.preset) || "qingdao"))} · ${table.status}`),
+      h("p.muted", `${t("table_code")} ${code} · ${t("preset_" + ((table.config && table.config.preset) || "qingdao"))} · ${t("status_" + table.status)}`),
       list,
       held && held.token
-        ? h("button.btn.primary", { type: "button", onclick: () => this.go(`/?t=${code}`) }, t("seat_n", { n: held.seat + 1 }) + " →")
+        ? h("button.btn.primary", { type: "button", onclick: () => this.go(`/?t=${code}`) },
+          (Number.isInteger(held.seat) ? t("seat_n", { n: held.seat + 1 }) : t("table_code") + " " + code) + " →")
         : null,
       h("button.btn", { type: "button", id: "watch-btn", onclick: () => this.go(`/?t=${code}&watch=1`) }, icon("eye"), " " + t("watch")),
     );
