@@ -163,7 +163,7 @@ def test_a_burn_that_cannot_be_carried_is_warned_and_confirmed(new_page: Any, se
     t = _person_with_bots(server)
     room = server.room(t["code"])
     # seat 4 leads QQQ; Ann (seat 0) holds KKK and a single joker for three more plays
-    deal = gouji.Deal.from_hands(["KKKX8865543", "9996", "AA76", "8863", "QQQ7763", "7543"], "qingdao", leader=4)
+    deal = gouji.Deal.from_hands(["KKKX8865543", "9996", "AA76", "8863", "QQQ3", "7543"], "qingdao", leader=4)
     room.match.deals[-1] = deal
     room.cancel_timer()
     room.commit("auto", 0, {"on": False})
