@@ -1,7 +1,8 @@
 """Load benchmark of the game server: many tables of six client bots over real WebSocket connections.
 
-Starts ``gouji.server.serve`` in a subprocess on 127.0.0.1 (a fresh SQLite database in a temporary folder),
-creates ``--tables`` tables with six people's seats and no turn timer, joins six players per table, and
+Starts ``gouji.server.serve`` in a subprocess on 127.0.0.1 (a fresh SQLite database in a temporary folder,
+and with ``--postgres URL`` a fresh database on that PostgreSQL too), creates ``--tables`` tables with six
+people's seats and no turn timer, joins six players per table, and
 connects each over its own WebSocket.  Each player answers its own turns with an action the view offers
 (from ``turn.choices``, or ``turn.sample`` when a lead has too many actions to list) — at once, or after a
 random think time with ``--think`` — and measures the time from sending the intent to receiving the next view;
@@ -11,9 +12,15 @@ With no think time the loop is closed and saturated: every table always has a mo
 law the latency is about tables / throughput; a think time makes it a load test at a given rate.
 Counting starts once every connection is open; it stops after ``--seconds`` or ``--moves``, whichever
 comes first, and prints moves per second, the 50th/95th/99th percentile latency, the CPU time per move of the
-server and of the clients, and how many committed events the server had not yet stored at the end.
+server and of the clients.  The server sends a change only once it is stored, so at the end every state
+number a client saw must be in the database: with ``--kill`` each run ends with ``kill -9`` of the server
+while every table has moves in flight, and the benchmark counts the state numbers the clients saw that the
+database does not have (lost moves: the promise is 0).  ``--memory N`` plays N tables of six bots to the
+end in process and prints the traced memory per finished table while the lobby holds it and after it lets
+it go.
 
-    .venv/bin/python benchmarks/bench_server.py [--tables 100] [--seconds 30] [--moves 200000] [--think 0]
+    .venv/bin/python benchmarks/bench_server.py [--tables 100] [--seconds 30] [--moves 200000]
+        [--think 0 0.2] [--postgres URL] [--kill] [--memory 100] [--json]
 
 Loopback only; bounded in time and count.
 """
@@ -26,17 +33,20 @@ import gc
 import json
 import os
 import random
+import signal
 import socket
-import sqlite3
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+import tracemalloc
+import uuid
 from typing import Any
 
 import httpx
 import orjson
+import sqlalchemy as sa
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
@@ -85,6 +95,9 @@ class Player(asyncio.Protocol):
         self.closed = asyncio.get_running_loop().create_future()
         self.sent_at: float | None = None
         self.acted_state = -1
+        """The decision this seat last answered."""
+        self.acted_at = -1
+        """The state number of the frame it answered."""
         self.ready_sent = -1
         self.stopping = False
 
@@ -141,13 +154,14 @@ class Player(asyncio.Protocol):
             return
         if kind != "state" or self.stopping:
             return
-        if self.sent_at is not None and frame["state"] > self.acted_state:
+        if self.sent_at is not None and frame["state"] > self.acted_at:
             stats.latencies.append(time.perf_counter() - self.sent_at)
             self.sent_at = None
         turn = frame["turn"]
         table = frame["table"]
         if seat == 0:
             stats.deals_over = max(stats.deals_over, table["deals_over"])
+        if frame["state"] > stats.table_state.get(self.code, -1):
             stats.table_state[self.code] = frame["state"]
         pause = table["ready"]
         if pause is not None and not pause["seats"][seat] and self.ready_sent != table["deals_over"]:
@@ -155,12 +169,13 @@ class Player(asyncio.Protocol):
             self.ready_sent = table["deals_over"]
             self._send({"type": "ready", "token": self.token})
             return
-        if turn["seat"] == seat and "legal_count" in turn and frame["state"] != self.acted_state:
+        if turn["seat"] == seat and "legal_count" in turn and turn["decision"] != self.acted_state:
             options = turn.get("choices") or turn.get("sample") or []
             plays = [a for a in options if a not in ("pass", "yield")]
             action = self.rng.choice(plays) if plays and self.rng.random() < 0.7 else options[0]
-            self.acted_state = state = frame["state"]
-            intent = {"type": "act", "action": action, "state": state, "token": self.token}
+            self.acted_state = decision = turn["decision"]
+            self.acted_at = frame["state"]
+            intent = {"type": "act", "action": action, "decision": decision, "token": self.token}
             if self.think:
                 asyncio.get_running_loop().call_later(self.think * self.rng.random() * 2, self._act, intent)
             else:
@@ -173,9 +188,7 @@ class Player(asyncio.Protocol):
         self._send(intent)
 
 
-async def run(
-    tables: int, seconds: float, max_moves: int, port: int, think: float, pid: int, db: str
-) -> dict[str, Any]:
+async def run(tables: int, seconds: float, max_moves: int, port: int, think: float, server: Server) -> dict[str, Any]:
     base = f"http://127.0.0.1:{port}"
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         seats: list[tuple[str, str, int]] = []
@@ -202,6 +215,7 @@ async def run(
     stats.frames = 0
     stats.errors.clear()
     start = time.perf_counter()
+    pid = server.pid
     cpu0, own0 = cpu_seconds(pid), time.process_time()
     while time.perf_counter() - start < seconds and len(stats.latencies) < max_moves:
         await asyncio.sleep(0.1)
@@ -209,16 +223,19 @@ async def run(
             break
     elapsed = time.perf_counter() - start
     cpu1, own1 = cpu_seconds(pid), time.process_time()
-    committed = sum(stats.table_state.values())
-    with sqlite3.connect(db) as conn:  # what the server has written of them (its writer runs 20 ms behind)
-        stored = conn.execute("SELECT count(*) FROM table_events").fetchone()[0]
     failed = sum(1 for p in players if p.closed.done() and not p.closed.result())
+    if server.kill_at_end:
+        server.kill()  # SIGKILL while every table has moves in flight; what the clients saw must be stored
+    seen = dict(stats.table_state)
+    stored = server.stored_states()
+    lost = sum(max(0, n - stored.get(code, 0)) for code, n in seen.items())
     for p in players:
         p.close()
     await asyncio.wait([p.closed for p in players], timeout=10)
     lat = sorted(stats.latencies)
     q = statistics.quantiles(lat, n=100) if len(lat) >= 100 else [float("nan")] * 99
     return {
+        "database": server.kind,
         "tables": tables,
         "connections": len(seats),
         "think_seconds": think,
@@ -235,10 +252,153 @@ async def run(
         "server_cpu_ms_per_move": round((cpu1 - cpu0) * 1000 / len(lat), 3) if cpu0 and cpu1 and lat else None,
         "client_cpu_ms_per_move": round((own1 - own0) * 1000 / len(lat), 3) if lat else None,
         "load_average": os.getloadavg()[0],
-        "events_not_yet_stored": committed - stored,
+        "killed": server.kill_at_end,
+        "states_seen": sum(seen.values()),
+        "states_seen_not_stored": lost,
         "errors": stats.errors,
         "failed_connections": failed,
     }
+
+
+class Server:
+    """``gouji.server.serve`` in a subprocess on a fresh database: SQLite in a temporary folder, or a new
+    database on the PostgreSQL of ``--postgres``."""
+
+    def __init__(self, kind: str, tmp: str, postgres: str | None, kill_at_end: bool) -> None:
+        self.kind, self.kill_at_end = kind, kill_at_end
+        self.port = free_port()
+        self.admin: Any = None
+        if kind == "sqlite":
+            self.url = f"sqlite:///{os.path.join(tmp, f'bench-{self.port}.db')}"
+        else:
+            assert postgres is not None
+            self.admin = sa.create_engine(postgres, isolation_level="AUTOCOMMIT")
+            self.dbname = f"gouji_bench_{uuid.uuid4().hex[:12]}"
+            with self.admin.connect() as c:
+                c.execute(sa.text(f'CREATE DATABASE "{self.dbname}"'))
+            self.url = sa.make_url(postgres).set(database=self.dbname).render_as_string(hide_password=False)
+        cmd = [
+            sys.executable,
+            "-m",
+            "gouji.server.serve",
+            "--port",
+            str(self.port),
+            "--database-url",
+            self.url,
+            "--turn-seconds",
+            "0",
+            "--log-level",
+            "warning",
+            "--no-access-log",
+            # every client of the benchmark is on 127.0.0.1: one client, as far as the per-client limits go
+            "--create-burst",
+            "100000",
+            "--waiting-per-client",
+            "100000",
+            "--seat-burst",
+            "100000",
+        ]
+        self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(cmd)
+        self.pid = self.proc.pid
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or self.proc.poll() is not None:
+                    self.close()
+                    raise SystemExit("the server did not start") from None
+                time.sleep(0.1)
+
+    def kill(self) -> None:
+        if self.proc is not None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait(timeout=30)
+            self.proc = None
+
+    def stored_states(self) -> dict[str, int]:
+        """Each table's highest stored state number."""
+        engine = sa.create_engine(self.url.replace("postgresql://", "postgresql+psycopg://", 1))
+        try:
+            with engine.connect() as c:
+                rows = c.execute(
+                    sa.text(
+                        "SELECT t.code, max(e.state) FROM tables t"
+                        " JOIN table_events e ON e.table_id = t.id GROUP BY t.code"
+                    )
+                ).all()
+        finally:
+            engine.dispose()
+        return {code: int(n) for code, n in rows}
+
+    def close(self) -> None:
+        if self.proc is not None:
+            self.proc.terminate()
+            self.proc.wait(timeout=30)
+            self.proc = None
+        if self.admin is not None:
+            with self.admin.connect() as c:
+                c.execute(sa.text(f'DROP DATABASE IF EXISTS "{self.dbname}" WITH (FORCE)'))
+            self.admin.dispose()
+
+
+def memory_per_table(tables: int, tmp: str) -> dict[str, Any]:
+    """Traced memory per finished table, in process: ``tables`` tables of six random bots each play a deal
+    to the end (after a first round of as many, which fills the caches that fill once); the memory they hold
+    once over, and after the lobby lets them go (and a collection), over the memory before they began."""
+    from gouji.server.durability import Writer
+    from gouji.server.limits import Limits
+    from gouji.server.lobby import Lobby
+    from gouji.server.storage import open_store
+
+    async def main() -> dict[str, Any]:
+        store = open_store(f"sqlite:///{os.path.join(tmp, 'memory.db')}")
+        writer = Writer(store)
+        limits = Limits(create_burst=10**9, waiting_per_client=10**9, over_seconds=3600)
+        lobby = Lobby(writer, default_turn=None, default_bot_delay=0.0, max_tables=10**6, limits=limits)
+
+        async def play() -> int:
+            """Play ``tables`` tables to the end; the traced memory while they are held; then let them go."""
+            for _ in range(tables):
+                await lobby.create({"bots": ["random"] * 6, "set_length": 1})
+            rooms = list(lobby.rooms.values())
+            while not all(r.status == "over" and r.stored >= r.state for r in rooms):
+                await asyncio.sleep(0.05)
+            await writer.drain()
+            gc.collect()
+            held = tracemalloc.get_traced_memory()[0]
+            for room in rooms:
+                lobby.let_go(room)
+            await writer.drain()
+            return held
+
+        tracemalloc.start()
+        await play()  # a first round fills what is filled once (the interned plays, SQLAlchemy's statement cache)
+        gc.collect()
+        base = tracemalloc.get_traced_memory()[0]
+        before = tracemalloc.take_snapshot()
+        held = await play()
+        gc.collect()
+        after = tracemalloc.get_traced_memory()[0]
+        grown = tracemalloc.take_snapshot().compare_to(before, "filename")
+        tracemalloc.stop()
+        # the engine interns every play it has made (a cache bounded by the plays a deck allows, shared by all
+        # tables): the new plays these deals made are the part of what remains that belongs to no table
+        interned = sum(
+            d.size_diff for d in grown if d.traceback[0].filename.endswith(os.path.join("gouji", "plays.py"))
+        )
+        writer.close()
+        store.close()
+        return {
+            "tables": tables,
+            "kib_per_finished_table_held": round((held - base) / tables / 1024, 1),
+            "kib_per_finished_table_let_go": round((after - base) / tables / 1024, 2),
+            "kib_per_table_of_new_interned_plays": round(interned / tables / 1024, 2),
+            "tables_in_memory_after": len(lobby.rooms),
+        }
+
+    return asyncio.run(main())
 
 
 def main() -> None:
@@ -249,65 +409,65 @@ def main() -> None:
     parser.add_argument(
         "--think",
         type=float,
-        default=0.0,
+        nargs="+",
+        default=[0.0, 0.2],
         help="mean seconds a client bot waits before answering (uniform 0..2×); 0: answer at once (saturation)",
     )
+    parser.add_argument("--postgres", help="a PostgreSQL URL: run on a new database there too")
+    parser.add_argument("--kill", action="store_true", help="end each run with kill -9 and count what was lost")
+    parser.add_argument("--memory", type=int, default=0, help="measure memory per finished table over N tables")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
-    port = free_port()
-    with tempfile.TemporaryDirectory() as tmp:
-        db = os.path.join(tmp, "bench.db")
-        cmd = [
-            sys.executable,
-            "-m",
-            "gouji.server.serve",
-            "--port",
-            str(port),
-            "--database-url",
-            f"sqlite:///{db}",
-            "--turn-seconds",
-            "0",
-            "--log-level",
-            "warning",
-            "--no-access-log",
-        ]
-        server = subprocess.Popen(cmd)
-        try:
-            deadline = time.monotonic() + 30
-            while True:
-                try:
-                    socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
-                    break
-                except OSError:
-                    if time.monotonic() > deadline or server.poll() is not None:
-                        raise SystemExit("the server did not start") from None
-                    time.sleep(0.1)
-            try:
-                import uvloop
+    try:
+        import uvloop
 
-                runner: Any = uvloop.run
-            except ImportError:  # pragma: no cover
-                runner = asyncio.run
-            result = runner(run(args.tables, args.seconds, args.moves, port, args.think, server.pid, db))
-        finally:
-            server.terminate()
-            server.wait(timeout=30)
+        runner: Any = uvloop.run
+    except ImportError:  # pragma: no cover
+        runner = asyncio.run
+    results = []
+    kinds = ["sqlite", *(["postgres"] if args.postgres else [])]
+    with tempfile.TemporaryDirectory() as tmp:
+        for kind in kinds:
+            for think in args.think if args.tables else ():
+                server = Server(kind, tmp, args.postgres, args.kill)
+                try:
+                    results.append(runner(run(args.tables, args.seconds, args.moves, server.port, think, server)))
+                finally:
+                    server.close()
+                if not args.json:
+                    report(results[-1])
+        memory = memory_per_table(args.memory, tmp) if args.memory else None
     if args.json:
-        print(json.dumps(result, indent=2))
+        print(json.dumps({"runs": results, "memory": memory}, indent=2))
         return
+    if memory is not None:
+        print(
+            f"memory per finished table ({memory['tables']} tables of six bots, one deal each): "
+            f"{memory['kib_per_finished_table_held']} KiB while held, "
+            f"{memory['kib_per_finished_table_let_go']} KiB after it is let go, of which "
+            f"{memory['kib_per_table_of_new_interned_plays']} KiB the engine's interned plays (a cache of every play "
+            "made so far, bounded by the plays a deck allows, not a table's)"
+        )
+
+
+def report(result: dict[str, Any]) -> None:
     lat = result["latency_ms"]
     print(
-        f"{result['tables']} tables, {result['connections']} WebSocket connections, think {result['think_seconds']} s, "
-        f"{result['seconds']} s: "
+        f"{result['database']}: {result['tables']} tables, {result['connections']} WebSocket connections, "
+        f"think {result['think_seconds']} s, {result['seconds']} s: "
         f"{result['moves']} moves, {result['moves_per_second']} moves/s"
     )
-    print(f"intent → next view latency: p50 {lat['p50']} ms, p95 {lat['p95']} ms, p99 {lat['p99']} ms")
+    print(f"  intent → next view latency: p50 {lat['p50']} ms, p95 {lat['p95']} ms, p99 {lat['p99']} ms")
     print(
-        f"CPU per move: server {result['server_cpu_ms_per_move']} ms, clients {result['client_cpu_ms_per_move']} ms; "
+        f"  CPU per move: server {result['server_cpu_ms_per_move']} ms, clients {result['client_cpu_ms_per_move']} ms; "
         f"load average {result['load_average']:.2f} on {os.cpu_count()} cores"
     )
-    print(f"events committed but not yet stored at the end: {result['events_not_yet_stored']}")
-    print(f"errors: {result['errors'] or 'none'}; failed connections: {result['failed_connections']}")
+    ended = "killed with SIGKILL" if result["killed"] else "stopped"
+    print(
+        f"  server {ended} at the end: {result['states_seen_not_stored']} of {result['states_seen']} "
+        "state numbers the clients saw are not in the database"
+    )
+    print(f"  errors: {result['errors'] or 'none'}; failed connections: {result['failed_connections']}")
 
 
 if __name__ == "__main__":

@@ -220,11 +220,12 @@ def test_kaidian_needs_four() -> None:
 
 def test_zhangqiu_needs_a_single_four() -> None:
     hands = ["QQQ4453", "4463", "6643", "7743", "8843", "9943"]
-    d = Deal.from_hands(hands, "zhangqiu", leader=0)
+    rules = gouji.RuleSet.preset("zhangqiu").replace(decks=8)  # 8 decks: these hands hold more 4s than 4 decks
+    d = Deal.from_hands(hands, rules, leader=0)
     stand(d, 0, "QQQ")
     stand(d, 0, "44")
     assert not d.opened[0]
-    d = Deal.from_hands(hands, "zhangqiu", leader=0)
+    d = Deal.from_hands(hands, rules, leader=0)
     stand(d, 0, "QQQ")
     stand(d, 0, "4")
     assert d.opened[0]

@@ -117,6 +117,10 @@ def test_burns_yields_and_burn_offers_happen() -> None:
     assert {"burn offer", "burn", "yield"} <= kinds
 
 
+EIGHT_DECKS = gouji.RuleSet.preset("qingdao").replace(decks=8)
+"""For scripted hands that hold more of a rank than four decks do (decks only change the shuffle)."""
+
+
 def test_revolution_and_keeping_the_head() -> None:
     # seat 1 holds no 2 and no joker and a poor hand: it revolts; its 对头 (seat 4) keeps the head
     hands = [
@@ -127,7 +131,7 @@ def test_revolution_and_keeping_the_head() -> None:
         "DX22AKQJT98765543333",
         "DX22AKQJT98765543333",
     ]
-    deal = Deal.from_hands(hands, "qingdao", leader=0, setup=True, seed=1)
+    deal = Deal.from_hands(hands, EIGHT_DECKS, leader=0, setup=True, seed=1)
     seen: list[tuple[int, str]] = []
     while deal.phase != "play":
         action, reason = choose(deal)
@@ -144,7 +148,7 @@ def test_revolution_and_keeping_the_head() -> None:
 def test_a_strong_hand_declares_and_a_weak_one_does_not() -> None:
     strong = "DDXX2222AAAKKQQJT98765443"
     weak = "2KQJT98776655444333"  # a 2: no revolution
-    deal = Deal.from_hands([strong, weak, weak, weak, weak, weak], "qingdao", leader=0, setup=True, seed=3)
+    deal = Deal.from_hands([strong, weak, weak, weak, weak, weak], EIGHT_DECKS, leader=0, setup=True, seed=3)
     while deal.phase != "xuandian":
         deal.act(choose(deal)[0])
     decisions = {}
@@ -368,7 +372,8 @@ def test_opens_the_point_with_a_safe_pure_gouji_play() -> None:
 
 
 def test_follows_the_opening_with_a_single_four_where_asked() -> None:
-    deal = Deal.from_hands(["AAAAAAA44568333"] + [FILLER] * 5, "zhangqiu", leader=0)
+    zhangqiu = gouji.RuleSet.preset("zhangqiu").replace(decks=8)  # these hands hold more 3s and 4s than 4 decks
+    deal = Deal.from_hands(["AAAAAAA44568333"] + [FILLER] * 5, zhangqiu, leader=0)
     action, _ = choose(deal)
     assert action == Play.of(11, 7)
     deal.act(action)

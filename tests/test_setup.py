@@ -89,7 +89,8 @@ def test_buy_four_is_automatic_where_required() -> None:
 
 def test_buy_four_optional_in_heze() -> None:
     hands = ["2553", "4439", "43T", "443J", "43Q", "43K"]
-    d = Deal.from_hands(hands, "heze", leader=0, setup=True)
+    heze = gouji.RuleSet.preset("heze").replace(decks=8)  # 8 decks: these hands hold more 4s than 4 decks
+    d = Deal.from_hands(hands, heze, leader=0, setup=True)
     assert d.phase == "buy_four" and d.to_act == 0 and texts(d) == {"buy4", "pass"}
     d.act("pass")
     # every seat is asked, in order; a seat that holds a 4 may only pass
@@ -102,7 +103,7 @@ def test_buy_four_optional_in_heze() -> None:
         d.act("pass")
     assert asked == [0, 1, 2, 3, 4, 5]
     assert d.phase == "play" and buys(d) == []
-    d = Deal.from_hands(hands, "heze", leader=0, setup=True)
+    d = Deal.from_hands(hands, heze, leader=0, setup=True)
     d.act("buy4")
     assert buys(d)[0]["rank"] == "4" and d.hand(0) == "5543"
     assert d.phase == "buy_four" and d.to_act == 1

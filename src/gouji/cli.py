@@ -444,18 +444,20 @@ def arena(bot_a: str, bot_b: str, preset: str, deals: int, seed: int | None, job
 
 def _sim_sets(rs: RuleSet, sets: int, seed: int, bots: str, as_json: bool, record_path: Path | None) -> None:
     from .bots import BOTS
-    from .cli_match import print_sets, simulate_sets
+    from .cli_match import check_writable, print_sets, simulate_sets, write_record
 
     names = bots.split(",")
     if len(names) != 2 or any(n not in BOTS for n in names):
         raise click.BadParameter(f"give two bots, e.g. random,random; the bots are {', '.join(sorted(BOTS))}")
+    if record_path is not None:
+        check_writable(record_path)
     bar = _progress()
     with bar:
         task = bar.add_task(f"{rs.name} sets", total=sets)
         stats = simulate_sets(rs, sets, seed, (names[0], names[1]), lambda done: bar.update(task, completed=done))
     records = stats.pop("records")
     if record_path is not None:
-        record_path.write_text(json.dumps(records, ensure_ascii=False), encoding="utf-8")
+        write_record(record_path, records)
     if as_json:
         click.echo(json.dumps(stats, ensure_ascii=False, indent=2))
         return
@@ -500,8 +502,19 @@ def serve(
 
     The timers are defaults: a table's creator may choose its own."""
     from .server.serve import run
+    from .server.storage import StorageError
 
-    run(host, port, database_url, turn_seconds=turn_seconds or None, bot_delay=bot_delay, ready_seconds=ready_seconds)
+    try:
+        run(
+            host,
+            port,
+            database_url,
+            turn_seconds=turn_seconds or None,
+            bot_delay=bot_delay,
+            ready_seconds=ready_seconds,
+        )
+    except StorageError as e:
+        raise click.ClickException(str(e)) from None
 
 
 def _register() -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 from collections import Counter
@@ -27,6 +28,30 @@ def _rules(name: str) -> RuleSet:
         return resolve(name.lower())
     except UnknownRules:
         raise click.BadParameter(f"no preset {name!r}; the presets are {', '.join(PRESETS)}") from None
+
+
+def check_writable(path: Path, option: str = "--record") -> None:
+    """Refuse, before any work is done, a path a record cannot be written to (no such directory, a
+    directory, no permission): a :class:`click.BadParameter` naming ``option``."""
+    parent = path.parent
+    if path.is_dir():
+        problem = "is a directory"
+    elif not parent.is_dir():
+        missing = "is not a directory" if parent.exists() else "does not exist"
+        problem = f"cannot be written: the directory {parent} {missing}"
+    elif not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        problem = "cannot be written: permission denied"
+    else:
+        return
+    raise click.BadParameter(f"{path} {problem}", param_hint=option)
+
+
+def write_record(path: Path, data: Any) -> None:
+    """Store ``data`` as JSON at ``path``; an error writing it is a :class:`click.ClickException`."""
+    try:
+        path.write_text(json.dumps(data, ensure_ascii=False), encoding="utf-8")
+    except OSError as e:
+        raise click.ClickException(f"{path}: cannot store the record: {e.strerror or e}") from None
 
 
 def simulate_sets(
@@ -141,10 +166,12 @@ def register(main: click.Group) -> None:
             raise click.BadParameter(f"give two bots, e.g. heuristic,random; the bots are {', '.join(sorted(BOTS))}")
         if deals < 1:
             raise click.BadParameter("deals must be at least 1")
+        if record_path is not None:
+            check_writable(record_path)
         t = Tournament(rules, seed=seed, deals=deals)
         t.run_bots(make_bot(names[0]), make_bot(names[1]), random.Random(f"tournament {seed}"))
         if record_path is not None:
-            record_path.write_text(json.dumps(t.record(), ensure_ascii=False), encoding="utf-8")
+            write_record(record_path, t.record())
         rows = t.result_table()
         if as_json:
             click.echo(
@@ -177,34 +204,46 @@ def register(main: click.Group) -> None:
 
     @main.command()
     @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-    @click.option("--deal", "only", type=int, help="print only this deal (1-based)")
+    @click.option("--deal", "only", type=click.IntRange(min=1), help="print only this deal (1-based)")
     def replay(path: Path, only: int | None) -> None:
         """Print a stored set or tournament deal by deal: the hands, the tribute, each decision, places.
 
         The record is replayed and checked first; a corrupt or altered record is refused."""
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, json.JSONDecodeError) as e:
+        except (OSError, UnicodeDecodeError, json.JSONDecodeError, RecursionError) as e:
             raise click.ClickException(f"{path}: cannot read the record: {e}") from None
         records = data if isinstance(data, list) else [data]
+        if not records:
+            raise click.ClickException(f"{path}: the file holds an empty list: no record to replay")
+        loaded: list[Match | Tournament] = []
         for n, rec in enumerate(records):
             try:
-                loaded = load_record(rec)
+                loaded.append(load_record(rec))
             except RecordError as e:
                 raise click.ClickException(f"{path}: record {n + 1} is refused: {e}") from None
-            if isinstance(loaded, Match):
-                click.echo(f"== set {n + 1}: {loaded.rules.name}, seed {loaded.seed}, totals {list(loaded.totals)}")
-                games = [(f"deal {i + 1}", d) for i, d in enumerate(loaded.deals)]
-            else:
-                click.echo(f"== tournament: {loaded.rules.name}, seed {loaded.seed}, totals {list(loaded.totals)}")
-                games = [
-                    (f"deal {k + 1}, table {t + 1}", d)
-                    for k, pair in enumerate(loaded.tables)
-                    for t, d in enumerate(pair)
-                ]
-            for label, deal in games:
-                number = int(label.split()[1].rstrip(","))
-                if only is not None and number != only:
-                    continue
-                click.echo(f"-- {label}")
-                click.echo(format_events(deal.events), nl=False)
+        most = max(len(r.deals) if isinstance(r, Match) else len(r.tables) for r in loaded)
+        if only is not None and only > most:
+            raise click.BadParameter(
+                f"{only} is out of range: the records of {path} hold deals 1 to {most}", param_hint="--deal"
+            )
+        for n, played in enumerate(loaded):
+            _print_record(n, played, only)
+
+
+def _print_record(n: int, loaded: Match | Tournament, only: int | None) -> None:
+    """Record ``n`` of a file (0-based), deal by deal; only deal ``only`` (1-based) when given."""
+    if isinstance(loaded, Match):
+        click.echo(f"== set {n + 1}: {loaded.rules.name}, seed {loaded.seed}, totals {list(loaded.totals)}")
+        games = [(f"deal {i + 1}", d) for i, d in enumerate(loaded.deals)]
+    else:
+        click.echo(f"== tournament: {loaded.rules.name}, seed {loaded.seed}, totals {list(loaded.totals)}")
+        games = [
+            (f"deal {k + 1}, table {t + 1}", d) for k, pair in enumerate(loaded.tables) for t, d in enumerate(pair)
+        ]
+    for label, deal in games:
+        number = int(label.split()[1].rstrip(","))
+        if only is not None and number != only:
+            continue
+        click.echo(f"-- {label}")
+        click.echo(format_events(deal.events), nl=False)

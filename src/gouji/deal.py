@@ -32,6 +32,7 @@ from .actions import (
     Return,
     parse_action,
 )
+from .deal_checks import check_hands, check_seat
 from .plays import Play, beats, responses
 from .rules import RuleSet, resolve
 from .tribute import Payment
@@ -151,7 +152,8 @@ class Deal:
         the deal, it is dealt again from ``seed``.
         """
         rs = resolve(rules)
-        counts = [C.parse_counts(h) if isinstance(h, str) else tuple(h) for h in hands]
+        counts = check_hands(hands, rs)
+        check_seat(leader, "leader")
         deal = cls(rs, counts, leader)
         event: dict[str, Any] = {
             "type": "deal",
@@ -267,14 +269,17 @@ class Deal:
 
     def hand(self, seat: int) -> str:
         """That seat's cards, as text (highest first)."""
+        check_seat(seat)
         return C.format_counts(self.hands[seat])
 
     def hand_counts(self, seat: int) -> C.Counts:
         """That seat's cards as per-rank counts."""
+        check_seat(seat)
         return tuple(self.hands[seat])
 
     def card_count(self, seat: int) -> int:
         """How many cards a seat holds."""
+        check_seat(seat)
         return sum(self.hands[seat])
 
     def result(self) -> dict[str, Any]:
@@ -298,6 +303,7 @@ class Deal:
 
     def headless(self, seat: int) -> bool:
         """无头: the seat's opposite is no longer in play (and no 要头 protection is left)."""
+        check_seat(seat)
         return not self.in_play[(seat + 3) % SEATS] and self.yaotou_left[seat] <= 0
 
     def legal_actions(self) -> LegalActions:
@@ -1042,6 +1048,8 @@ class Deal:
 
         A player's own count is always known, a player who went out holds 0 and a revolutionary's hand
         lies face up; otherwise ``show_counts`` decides (None when hidden)."""
+        check_seat(seat, allow_none=True)
+        check_seat(of, "of")
         n = sum(self.hands[of])
         status = self.status[of]
         if seat == of or status == REVOLTED:

@@ -21,6 +21,8 @@ from typing import Any
 
 from .actions import Action
 from .deal import SEATS, Deal, IllegalAction, team
+from .record_checks import RecordShapeError, check_record
+from .rule_bounds import check_value
 from .rules import RuleSet, resolve
 from .scoring import TOURNAMENT_POINTS, team_points
 from .tribute import Payment, owed
@@ -46,8 +48,7 @@ class Match:
         self.rules = resolve(rules)
         self.seed: int | str = _new_seed() if seed is None else seed
         self.set_length = self.rules.set_length if set_length is None else set_length
-        if self.set_length < 1:
-            raise ValueError(f"a set has at least one deal, not {self.set_length}")
+        check_value("set_length", "set_length", self.set_length, int)  # 1 to 20 deals, as the rules allow
         self.deals: list[Deal] = []
         self.points: list[tuple[int, int]] = []
         self._start_deal()
@@ -346,6 +347,10 @@ def _check(record: Mapping[str, Any], kind: str) -> dict[str, Any]:
     want = "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
     if record.get("checksum") != want:
         raise RecordError("the record's checksum does not match its content: it is corrupt or was altered")
+    try:
+        check_record(body, kind)  # every field present and of its type, before anything replays
+    except RecordShapeError as e:
+        raise RecordError(str(e)) from None
     return body
 
 

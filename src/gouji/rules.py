@@ -11,18 +11,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from . import rule_bounds
 from .cards import RANK_INDEX, RANKS
+from .rule_bounds import InvalidRules, UnknownRules
 
 ShowCounts = Literal["always", "at_or_below_10", "never"]
 Scoring = Literal["set", "tournament"]
 NoThree = Literal["revolt", "free"]
 SweepTribute = Literal["opposite", "losers_pay"]
-TRIBUTE_KINDS = ("men", "shao", "dian", "luo")
+TributeKind = Literal["men", "shao", "dian", "luo"]
+TRIBUTE_KINDS: tuple[TributeKind, ...] = ("men", "shao", "dian", "luo")
 """Tribute kinds in the default order: 闷贡, 烧贡, 点贡, 落贡."""
-
-
-class UnknownRules(ValueError):
-    """A preset name or option that does not exist."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +96,7 @@ class RuleSet:
     """进贡: deals of a set pay tribute owed from the deal before."""
     set_length: int = 5
     """Deals in a set."""
-    tribute_order: tuple[str, ...] = TRIBUTE_KINDS
+    tribute_order: tuple[TributeKind, ...] = TRIBUTE_KINDS
     """The order tribute is paid in: men (闷贡), shao (烧贡), dian (点贡), luo (落贡)."""
     no_return: bool = False
     """No 还贡: the receivers of 落贡 return nothing (章丘)."""
@@ -118,25 +117,10 @@ class RuleSet:
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
     def __post_init__(self) -> None:
-        removed = self.removed
-        if isinstance(removed, Mapping):
-            removed = tuple(removed.items())
-        norm: list[tuple[str, int]] = []
-        for rank, n in removed:
-            key = str(rank).upper().replace("10", "T")
-            if key not in RANK_INDEX or not isinstance(n, int) or n < 0:
-                raise UnknownRules(f"removed: {rank!r}: {n!r} is not a rank and a count")
-            norm.append((key, n))
-        object.__setattr__(self, "removed", tuple(sorted(norm, key=lambda p: RANK_INDEX[p[0]])))
-        if self.decks < 1:
-            raise UnknownRules("decks must be at least 1")
-        if not 2 <= self.luanchan_at <= 6:
-            raise UnknownRules("luanchan_at must be between 2 and 6")
-        for kind in self.tribute_order:
-            if kind not in TRIBUTE_KINDS:
-                raise UnknownRules(f"tribute_order: {kind!r} is not one of {', '.join(TRIBUTE_KINDS)}")
-        if self.show_counts not in ("always", "at_or_below_10", "never"):
-            raise UnknownRules(f"show_counts: {self.show_counts!r} is not always, at_or_below_10 or never")
+        """Check every option (types, bounds, allowed words, lengths, a playable deck): see
+        :mod:`gouji.rule_bounds`.  Lists become tuples and ``removed`` its canonical form."""
+        for name, value in rule_bounds.check(self).items():
+            object.__setattr__(self, name, value)
 
     @classmethod
     def preset(cls, name: str) -> RuleSet:
@@ -181,15 +165,13 @@ class RuleSet:
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> RuleSet:
         """Rebuild a rule set from :meth:`to_dict` output."""
+        if not isinstance(data, Mapping):
+            raise InvalidRules(f"rules: expected an object of rule options, not {type(data).__name__}")
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - names
         if unknown:
-            raise UnknownRules(f"unknown rule options: {', '.join(sorted(unknown))}")
-        kw = dict(data)
-        for key in ("tribute_order", "place_points"):
-            if key in kw:
-                kw[key] = tuple(kw[key])
-        return cls(**kw)
+            raise UnknownRules(f"unknown rule options: {', '.join(sorted(map(str, unknown)))}")
+        return cls(**data)  # lists become tuples in __post_init__
 
 
 def _p(name: str, source: str, **kw: Any) -> RuleSet:
@@ -281,3 +263,4 @@ def resolve(rules: RuleSet | str | None) -> RuleSet:
 
 
 assert set(RANKS) >= {r for r, _ in _THREES_FOURS}
+__all__ = ["PRESETS", "TRIBUTE_KINDS", "InvalidRules", "RuleSet", "UnknownRules", "resolve"]

@@ -304,6 +304,7 @@ def test_an_illegal_selection_cannot_be_sent(new_page: Any, server: LiveServer) 
     page.keyboard.press("Enter")
     page.wait_for_function("s => window.gouji.view.frame.state > s", arg=frame["state"])
     assert sent[-1]["action"] == str(gouji.parse_play(legal))
+    assert sent[-1]["decision"] == frame["turn"]["decision"] and "state" not in sent[-1]
     assert any(e.get("seat") == 0 and e.get("action") == sent[-1]["action"] for e in room.match.deals[0].events)
 
 

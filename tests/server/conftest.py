@@ -21,6 +21,10 @@ from gouji.server import Limits, create_app
 
 PG = os.environ.get("GOUJI_TEST_POSTGRES")
 
+ROOMY = Limits(create_burst=1000, waiting_per_client=1000, seat_burst=1000, auto_burst=1000)
+"""The limits of the tests' servers: the tests create tables and take seats from one client far faster than
+a person would (the tests of the limits set their own)."""
+
 
 @pytest.fixture(params=["sqlite", *(["postgres"] if PG else [])])
 def db_url(request: pytest.FixtureRequest, tmp_path: Any) -> Iterator[str]:
@@ -164,7 +168,7 @@ def make_server(db_url: str) -> Iterator[Callable[..., Any]]:
     def make(**kw: Any) -> Iterator[Server]:
         kw.setdefault("turn_seconds", None)
         kw.setdefault("bot_delay", 0.0)
-        kw.setdefault("limits", Limits())
+        kw.setdefault("limits", ROOMY)
         with TestClient(create_app(db_url, **kw)) as client:
             yield Server(client)
 

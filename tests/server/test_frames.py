@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import random
+import time
 from collections.abc import Callable, Coroutine
 from typing import Any
 
@@ -16,7 +17,7 @@ from gouji.rules import PRESETS, resolve
 from gouji.server.config import TableConfig
 from gouji.server.connection import Connection
 from gouji.server.durability import Writer
-from gouji.server.storage import Store
+from gouji.server.storage import EventOp, StatusOp, Store
 from gouji.tribute import Payment
 
 from ..helpers import random_playout
@@ -173,29 +174,86 @@ def test_events_said_to_be_the_same_for_every_seat_are() -> None:
     assert differing == {"deal", "void", "tribute_return", "return"}
 
 
-def test_events_are_written_in_batches_and_a_later_call_sees_them(tmp_path: Any) -> None:
+def test_group_commit_stores_before_it_answers_and_batches_what_arrives_meanwhile(tmp_path: Any) -> None:
+    """Each change's callback runs only once the change is in the database; the changes made while a
+    transaction is in flight go together into the next one; a change's writes share one transaction."""
     store = Store(f"sqlite:///{tmp_path / 'w.db'}")
     store.migrate()
     config = TableConfig("qingdao", resolve("qingdao").to_dict(), 1, 1, None, 0.0, (None,) * 6)
     table_id = store.create_table("ABCDEF", config.to_dict(), "owner")
+    batches: list[int] = []
+    real = store.write_batch
+
+    def slow_write(ops: Any) -> None:
+        batches.append(len(ops))
+        time.sleep(0.05)
+        real(ops)
+
+    store.write_batch = slow_write  # type: ignore[method-assign]
 
     def events() -> list[int]:
         return [e["state"] for t in store.open_tables() if t.id == table_id for e in t.events]
 
     async def main() -> None:
         writer = Writer(store)
-        writer.post_event(table_id, 1, "start", None, {})
-        writer.post_event(table_id, 2, "auto", 0, {"on": True})
-        assert writer._pending and writer._flush_handle is not None  # queued, not yet handed to the thread
-        assert await writer.call(events) == [1, 2]  # a call runs after everything posted before it
-        writer.post_event(table_id, 3, "auto", 0, {"on": False})
-        await asyncio.sleep(Writer.flush_seconds * 5)  # nobody calls: the timer writes it
-        assert not writer._pending and writer._flush_handle is None
+        seen: list[tuple[int, list[int]]] = []
+
+        def change(n: int) -> None:
+            writer.commit([EventOp(table_id, n, "auto", 0, {"on": n % 2 == 0})], lambda: seen.append((n, events())))
+
+        change(1)  # goes alone: nothing is in flight
+        await asyncio.sleep(0.01)
+        change(2)
+        change(3)
+        change(4)  # these three arrive while the first is in flight
         await writer.drain()
-        assert events() == [1, 2, 3]
+        assert batches == [1, 3]
+        assert [n for n, _ in seen] == [1, 2, 3, 4]
+        for n, stored in seen:
+            assert n in stored  # stored before its callback ran
+        assert seen[0][1] == [1]
+        writer.commit(
+            [EventOp(table_id, 5, "act", 0, {}), StatusOp(table_id, "over")],
+            lambda: seen.append((5, events())),
+        )
+        await writer.drain()
+        assert batches[-1] == 2 and writer.transactions == 3
         writer.close()
 
     run_async(main)
+    assert events() == []  # the table is over: no longer an open table
+    assert store.table_info("ABCDEF")["status"] == "over"  # type: ignore[index]
+    store.close()
+
+
+def test_a_failed_transaction_is_retried_and_nothing_is_answered_before_it_succeeds(tmp_path: Any) -> None:
+    store = Store(f"sqlite:///{tmp_path / 'w.db'}")
+    store.migrate()
+    config = TableConfig("qingdao", resolve("qingdao").to_dict(), 1, 1, None, 0.0, (None,) * 6)
+    table_id = store.create_table("ABCDEF", config.to_dict(), "owner")
+    real = store.write_batch
+    fails = [2]
+
+    def flaky(ops: Any) -> None:
+        if fails[0]:
+            fails[0] -= 1
+            raise OSError("disk on fire")
+        real(ops)
+
+    store.write_batch = flaky  # type: ignore[method-assign]
+
+    async def main() -> None:
+        writer = Writer(store)
+        done: list[int] = []
+        writer.commit([EventOp(table_id, 1, "start", None, {})], lambda: done.append(1))
+        await asyncio.sleep(0.03)
+        assert done == [] and len(writer.errors) == 1
+        await writer.drain()
+        assert done == [1] and len(writer.errors) == 2
+        writer.close()
+
+    run_async(main)
+    assert [e["state"] for e in store.open_tables()[0].events] == [1]
     store.close()
 
 

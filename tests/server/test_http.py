@@ -49,6 +49,15 @@ def test_create_table_returns_code_link_and_owner_token(make_server: Any) -> Non
         ({"bots": ["random"]}, "bots"),
         ({"bots": [None, None, None, None, None, "nobody"]}, "no bot"),
         ({"seed": 7}, "unknown fields"),
+        # the absurd options of a hostile client: RuleSet refuses each, naming it (no hang, no table that never ends)
+        ({"options": {"decks": 1_000_000_000}}, "decks"),
+        ({"options": {"decks": 1000}}, "decks"),
+        ({"options": {"yaotou_limit": -1}}, "yaotou_limit"),
+        ({"options": {"scoring": "nope"}}, "scoring"),
+        ({"options": {"place_points": [1]}}, "place_points"),
+        ({"options": {"sweep_points": 10**30}}, "sweep_points"),
+        ({"options": {"no_three": "maybe"}}, "no_three"),
+        ({"options": {"set_length": 0}}, "set_length"),
         ({"nickname": ""}, "nickname"),
     ],
 )

@@ -34,6 +34,7 @@ import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
+from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
@@ -46,10 +47,10 @@ from . import protocol as P
 from .connection import Connection, SendText
 from .durability import Writer
 from .errors import RequestError
-from .limits import MAX_BODY_BYTES, Limits, TokenBucket
+from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_capped
 from .lobby import Lobby
 from .replay_api import STATIC_DIR, replay_routes
-from .storage import Store
+from .storage import open_store
 from .table import token_hash
 
 log = logging.getLogger("gouji.server")
@@ -73,8 +74,7 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        store = Store(database_url)
-        await asyncio.to_thread(store.migrate)
+        store = await asyncio.to_thread(open_store, database_url)
         writer = Writer(store)
         lobby = Lobby(
             writer,
@@ -82,10 +82,12 @@ def create_app(
             default_bot_delay=bot_delay,
             max_tables=max_tables,
             default_ready=ready_seconds,
+            limits=lim,
         )
         restored = await lobby.restore()
         if restored:
             log.info("restored %d open tables", restored)
+        lobby.start()
         app.state.lobby = lobby
         app.state.store = store
         app.state.writer = writer
@@ -150,21 +152,21 @@ def _handler(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
             result = await fn(request)
         except RequestError as e:
             return JSONResponse({"error": e.message}, status_code=e.status)
+        except SQLAlchemyError as e:
+            log.error("%s %s: the database failed: %r", request.method, request.url.path, e)
+            return JSONResponse({"error": "the database is unavailable; try again"}, status_code=503)
         status = 201 if request.method == "POST" and fn is _create else 200
         return JSONResponse(result, status_code=status)
 
     return endpoint
 
 
-async def _json_body(request: Request) -> Any:
-    size = request.headers.get("content-length")
-    if size is not None and (not size.isdigit() or int(size) > MAX_BODY_BYTES):
-        raise RequestError(413, f"a request body is at most {MAX_BODY_BYTES} bytes")
-    chunks = bytearray()
-    async for chunk in request.stream():
-        chunks += chunk
-        if len(chunks) > MAX_BODY_BYTES:
-            raise RequestError(413, f"a request body is at most {MAX_BODY_BYTES} bytes")
+async def _json_body(request: Request, limit: int = MAX_BODY_BYTES) -> Any:
+    """The request's JSON body ({} when empty), read while it streams in: past ``limit`` bytes (or a larger
+    declared length) the rest is not read and the request is refused (413)."""
+    chunks = await read_capped(request, limit)
+    if chunks is None:
+        raise RequestError(413, f"a request body is at most {limit} bytes")
     if not chunks:
         return {}
     try:
@@ -173,23 +175,38 @@ async def _json_body(request: Request) -> Any:
         raise RequestError(400, "the request body is not JSON") from None
 
 
+def _client(request: Request) -> str:
+    """Who is asking, for the per-client limits: the peer's address."""
+    return request.client.host if request.client is not None else ""
+
+
+def _code(request: Request) -> str:
+    """The join code in the path, upper-cased; a code no table could have is a 404 at once."""
+    code = str(request.path_params["code"]).upper()
+    if not 1 <= len(code) <= MAX_CODE_CHARS or not code.isalnum() or not code.isascii():
+        raise RequestError(404, "no table with this code")
+    return code
+
+
 def _lobby(request: Request) -> Lobby:
     lobby: Lobby = request.app.state.lobby
     return lobby
 
 
 async def _create(request: Request) -> Any:
-    out = await _lobby(request).create(await _json_body(request))
+    out = await _lobby(request).create(await _json_body(request), _client(request))
     out["link"] = str(request.url_for("_link_page", code=out["code"]))
     return out
 
 
 async def _table(request: Request) -> Any:
-    code = request.path_params["code"].upper()
+    code = _code(request)
     lobby = _lobby(request)
     room = lobby.rooms.get(code)
     if room is not None:
-        return room.public()
+        table = room.public()
+        await lobby.writer.drain()  # the state it shows is stored before anyone sees it
+        return table
     info = await lobby.writer.call(lobby.writer.store.table_info, code)
     if info is None:
         raise RequestError(404, f"no table {code!r}")
@@ -198,20 +215,20 @@ async def _table(request: Request) -> Any:
 
 
 async def _join(request: Request) -> Any:
-    return await _lobby(request).join(request.path_params["code"], await _json_body(request))
+    return await _lobby(request).join(_code(request), await _json_body(request), _client(request))
 
 
 async def _leave(request: Request) -> Any:
-    return await _lobby(request).leave(request.path_params["code"], await _json_body(request))
+    return await _lobby(request).leave(_code(request), await _json_body(request), _client(request))
 
 
 async def _close(request: Request) -> Any:
-    return await _lobby(request).close(request.path_params["code"], await _json_body(request))
+    return await _lobby(request).close(_code(request), await _json_body(request))
 
 
 async def _table_games(request: Request) -> Any:
     lobby = _lobby(request)
-    code = request.path_params["code"].upper()
+    code = _code(request)
     games = await lobby.writer.call(lobby.writer.store.table_games, code)
     if games is None:
         raise RequestError(404, f"no table {code!r}")
@@ -221,13 +238,18 @@ async def _table_games(request: Request) -> Any:
 async def _player_games(request: Request) -> Any:
     lobby = _lobby(request)
     nickname = request.path_params["nickname"]
+    if len(nickname) > MAX_PATH_NICKNAME:
+        return {"nickname": nickname[:MAX_PATH_NICKNAME], "games": []}
     games = await lobby.writer.call(lobby.writer.store.player_games, nickname)
     return {"nickname": nickname, "games": games}
 
 
 async def _record(request: Request) -> Any:
     lobby = _lobby(request)
-    found = await lobby.writer.call(lobby.writer.store.record_with_status, request.path_params["record_id"])
+    record_id = request.path_params["record_id"]
+    if not 1 <= record_id <= MAX_RECORD_ID:
+        raise RequestError(404, "no such record")
+    found = await lobby.writer.call(lobby.writer.store.record_with_status, record_id)
     if found is None:
         raise RequestError(404, "no such record")
     body, status = found
@@ -294,6 +316,8 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
                 if not rate.take():
                     raise P.ProtocolError(P.RATE_LIMITED, "too many messages: slow down")
                 msg = P.parse_client(raw)
+                if msg.type == "hello" and not conn.ready and code not in lobby.rooms:
+                    raise await _no_room(lobby, code, msg.id)
                 _handle(lobby, code, conn, msg)
                 if msg.type == "act":
                     rate.refund()  # accepted actions are bounded by the game itself
@@ -310,11 +334,26 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
     finally:
         if conn.room is not None:
             conn.room.detach(conn)
-        conn.end()
+        conn.finish()
         try:
             await asyncio.wait_for(sender, 5)
         except (TimeoutError, asyncio.CancelledError):
             sender.cancel()
+
+
+async def _no_room(lobby: Lobby, code: str, ref: str | None) -> P.ProtocolError:
+    """Why a hello names no table in memory: a finished set (served from storage now), or no open table."""
+    info = None
+    if len(code) <= MAX_CODE_CHARS:
+        try:
+            info = await lobby.writer.call(lobby.writer.store.table_info, code)
+        except SQLAlchemyError:
+            info = None
+    if info is not None and info["status"] == "over":
+        return P.ProtocolError(
+            P.GAME_OVER, f"the set at table {code} is over: its games are at /api/tables/{code}/games", ref
+        )
+    return P.ProtocolError(P.NO_TABLE, f"no open table {code[:MAX_CODE_CHARS]!r}", ref)
 
 
 def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage) -> None:

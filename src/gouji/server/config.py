@@ -127,19 +127,13 @@ def parse_table_request(
     options = data.get("options", {})
     if not isinstance(options, dict):
         raise RequestError(400, "options must be an object of rule options")
-    for key, value in options.items():
+    for key in options:
         if key not in base or key in ("name", "source"):
             raise RequestError(400, f"no rule option {key!r}")
-        default = base[key]
-        ok = isinstance(value, bool) if isinstance(default, bool) else isinstance(value, type(default))
-        if isinstance(default, int) and not isinstance(default, bool):
-            ok = isinstance(value, int) and not isinstance(value, bool)
-        if not ok:
-            raise RequestError(400, f"rule option {key!r} must be a {type(default).__name__}")
-    try:
+    try:  # RuleSet checks every option (type, range, allowed words, lengths, a playable deck) and names it
         rules = RuleSet.from_dict({**base, **options})
     except (UnknownRules, TypeError, ValueError) as e:
-        raise RequestError(400, f"bad rule options: {e}") from None
+        raise RequestError(400, f"bad rule option: {e}") from None
     set_length = data.get("set_length", rules.set_length)
     if isinstance(set_length, bool) or not isinstance(set_length, int) or not 1 <= set_length <= MAX_SET_LENGTH:
         raise RequestError(400, f"set_length must be an integer from 1 to {MAX_SET_LENGTH}")

@@ -70,9 +70,22 @@ class Connection:
         self._enqueue(_RestOfWrite(write, waiting_on))
 
     def send(self, frame: dict[str, Any]) -> None:
-        self.push(P.dumps(frame))
+        """Send a frame: through its table once it said hello (after the frames that wait for their change to
+        be stored, :meth:`~gouji.server.table.Room.deliver`), else at once."""
+        text = P.dumps(frame)
+        if self.room is not None:
+            self.room.deliver(self, text)
+        else:
+            self.push(text)
 
     def end(self) -> None:
+        """Close the connection after the frames sent so far (through its table, as :meth:`send`)."""
+        if self.room is not None:
+            self.room.deliver(self, None)
+        else:
+            self.finish()
+
+    def finish(self) -> None:
         """Ask the writer to close the connection after the frames queued so far."""
         if self.dropped or self.ended:
             return

@@ -1,20 +1,39 @@
-"""Limits: what one connection may send (:class:`Limits`, :class:`TokenBucket`) and the size of a request body."""
+"""Limits: what a connection, a client and a seat may do how fast (:class:`Limits`, :class:`TokenBucket`,
+:class:`PerClient`), and the bounds of what a request may carry."""
 
 from __future__ import annotations
 
+import collections
 import time
 from dataclasses import dataclass
 
+from starlette.requests import Request
+
 MAX_BODY_BYTES = 16 * 1024
+"""The largest HTTP request body read; counted while it streams in, so a larger one is refused unread."""
+MAX_CODE_CHARS = 16
+"""A join code in a path longer than this names no table (the codes are 6 characters)."""
+MAX_RECORD_ID = 2**31 - 1
+"""Record ids are 32-bit integers in the database: a larger one in a path names no record."""
+MAX_PATH_NICKNAME = 64
 
 
 @dataclass(frozen=True)
 class Limits:
-    """Per-connection limits of the WebSocket.
+    """The server's limits.
 
-    ``rate``/``burst``: a token bucket of messages per second; ``bad_rate``/``bad_burst``: a second bucket of
-    refused messages — a connection that empties it is closed (code 1008).  ``queue`` frames may wait to be
-    sent before a connection that does not read is dropped.  ``hello_seconds``: time to say hello.
+    Per WebSocket connection: ``rate``/``burst``, a token bucket of messages per second;
+    ``bad_rate``/``bad_burst``, a second bucket of refused messages — a connection that empties it is closed
+    (code 1008).  ``queue`` frames may wait to be sent before a connection that does not read is dropped.
+    ``hello_seconds``: time to say hello.
+
+    Per client (its IP address): ``create_rate``/``create_burst``, tables created per second;
+    ``waiting_per_client``, tables it created that may wait for players at once; ``seat_rate``/``seat_burst``,
+    HTTP joins and leaves per second (and the same per seat of a table).  Per seat: ``auto_rate``/
+    ``auto_burst``, 托管 switches per second.
+
+    Per table: a table waiting for players is closed after ``waiting_seconds`` without a change; a finished
+    table stays in memory ``over_seconds`` for the clients watching it, then is served from storage only.
     """
 
     rate: float = 20.0
@@ -23,6 +42,15 @@ class Limits:
     bad_burst: float = 20.0
     queue: int = 512
     hello_seconds: float = 10.0
+    create_rate: float = 0.2
+    create_burst: float = 10.0
+    waiting_per_client: int = 10
+    seat_rate: float = 0.5
+    seat_burst: float = 10.0
+    auto_rate: float = 0.5
+    auto_burst: float = 4.0
+    waiting_seconds: float = 900.0
+    over_seconds: float = 60.0
 
 
 class TokenBucket:
@@ -45,3 +73,40 @@ class TokenBucket:
     def refund(self) -> None:
         """Give back the token of a message that turned out to be no burden."""
         self.tokens = min(self.burst, self.tokens + 1)
+
+
+class PerClient:
+    """A token bucket per key (a client's address, a seat), the ``size`` most recently used kept."""
+
+    def __init__(self, rate: float, burst: float, size: int = 10_000) -> None:
+        self.rate, self.burst, self.size = rate, burst, size
+        self._buckets: collections.OrderedDict[object, TokenBucket] = collections.OrderedDict()
+
+    def take(self, key: object) -> bool:
+        """Spend one of ``key``'s tokens if it has one."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            bucket = self._buckets[key] = TokenBucket(self.rate, self.burst)
+            if len(self._buckets) > self.size:
+                self._buckets.popitem(last=False)
+        else:
+            self._buckets.move_to_end(key)
+        return bucket.take()
+
+    def forget(self, key: object) -> None:
+        """Drop ``key``'s bucket (what it named is gone)."""
+        self._buckets.pop(key, None)
+
+
+async def read_capped(request: Request, limit: int) -> bytes | None:
+    """A request's body, read while it streams in; None (and the rest left unread) past ``limit`` bytes or
+    when the declared length is larger."""
+    size = request.headers.get("content-length")
+    if size is not None and (not size.isdigit() or int(size) > limit):
+        return None
+    chunks = bytearray()
+    async for chunk in request.stream():
+        chunks += chunk
+        if len(chunks) > limit:
+            return None
+    return bytes(chunks)

@@ -1,11 +1,20 @@
 """The lobby: every table in memory by join code, and the operations of the HTTP API on them (create, join,
-leave, close) and the restore of the open tables at startup."""
+leave, close) and the restore of the open tables at startup.
+
+What the lobby holds is bounded: a client (an IP address) may create tables only so fast and have only so
+many waiting for players at once; a table waiting for players closes after an idle time (a restored one
+counts from its last stored change); a finished table stays in memory a short while for the clients watching
+it and is then let go — its data and records are served from storage (:class:`~.limits.Limits`).
+"""
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import hmac
 import logging
 import secrets
+import time
 from typing import Any
 
 from ..deal import SEATS, IllegalAction
@@ -13,6 +22,8 @@ from . import protocol as P
 from .config import parse_table_request, valid_nickname
 from .durability import Writer
 from .errors import RequestError
+from .limits import Limits, PerClient
+from .storage import RecordOp, StatusOp, StoredTable
 from .table import Room, new_token, token_hash
 
 log = logging.getLogger("gouji.server")
@@ -32,8 +43,17 @@ class Lobby:
         default_bot_delay: float = 0.5,
         max_tables: int = 2000,
         default_ready: float | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.writer = writer
+        self.limits = lim = limits or Limits()
+        self._creates = PerClient(lim.create_rate, lim.create_burst)
+        self._seat_moves = PerClient(lim.seat_rate, lim.seat_burst)
+        self._creator: dict[str, str] = {}
+        """Join code → the client that created the table, while it waits for players."""
+        self._sweeper: asyncio.Task[None] | None = None
+        self._letting_go: dict[str, asyncio.TimerHandle] = {}
+        """Join code → the timer that lets a finished table go."""
         self.rooms: dict[str, Room] = {}
         self.default_turn = default_turn
         self.default_bot_delay = default_bot_delay
@@ -42,17 +62,91 @@ class Lobby:
         self.max_tables = max_tables
 
     async def restore(self) -> int:
-        """Load every open table from the store; returns how many."""
+        """Load every open table from the store; returns how many are in play or waiting again.
+
+        A table whose stored moves end its set (or a finished deal without its record — a database written
+        before records went into the move's own transaction) gets what is missing rebuilt from its moves and
+        stored, and a finished table is marked ``over`` and not kept in memory."""
         stored = await self.writer.call(self.writer.store.open_tables)
+        now = time.monotonic()
         for st in stored:
             try:
-                room = Room.replay(st, self.writer)
+                room = Room.replay(st, self.writer, self.limits)
             except (IllegalAction, ValueError, KeyError, TypeError):
                 log.exception("table %s cannot be restored", st.code)
                 continue
-            self.rooms[room.code] = room
+            missing = self._missing_records(room, st)
+            if missing:
+                await self.writer.call(self.writer.store.write_batch, missing)
+                log.info("table %s: rebuilt %d writes from its stored moves", room.code, len(missing))
+            if room.status == "over":
+                continue
+            if st.last_change is not None:
+                idle = (dt.datetime.now(dt.UTC) - st.last_change).total_seconds()
+                room.last_change = now - max(0.0, idle)
+            self._keep(room)
             room.start_timers()
-        return len(stored)
+        return len(self.rooms)
+
+    @staticmethod
+    def _missing_records(room: Room, st: StoredTable) -> list[RecordOp | StatusOp]:
+        out: list[RecordOp | StatusOp] = [
+            RecordOp(room.id, kind, index, players, body)
+            for kind, index, body, players in room.replayed_records
+            if (kind, index) not in st.records
+        ]
+        if room.status in ("over", "closed"):
+            out.append(StatusOp(room.id, room.status))
+        room.replayed_records = []
+        return out
+
+    def _keep(self, room: Room) -> None:
+        """Hold a table in memory; once the end of its set is stored and sent, it is let go later."""
+        self.rooms[room.code] = room
+        room.on_over = self._finished
+
+    def _finished(self, room: Room) -> None:
+        self._letting_go[room.code] = asyncio.get_running_loop().call_later(self.limits.over_seconds, self.let_go, room)
+
+    def let_go(self, room: Room) -> None:
+        """A finished table leaves memory: its connections are closed, storage serves it from now on."""
+        handle = self._letting_go.pop(room.code, None)
+        if handle is not None:
+            handle.cancel()
+        if self.rooms.get(room.code) is room:
+            del self.rooms[room.code]
+            room.shut("the set is over")
+        self._forget(room.code)
+
+    def _forget(self, code: str) -> None:
+        """What the lobby keeps about a table that left memory."""
+        self._creator.pop(code, None)
+        for seat in range(SEATS):
+            self._seat_moves.forget((code, seat))
+
+    def start(self) -> None:
+        """Start closing waiting tables that stay idle too long (a task of the running loop)."""
+        if self._sweeper is None:
+            self._sweeper = asyncio.get_running_loop().create_task(self._sweep())
+
+    async def _sweep(self) -> None:
+        every = max(0.05, min(5.0, self.limits.waiting_seconds / 4))
+        while True:
+            await asyncio.sleep(every)
+            self.expire_idle()
+
+    def expire_idle(self) -> list[str]:
+        """Close every waiting table without a change for :attr:`Limits.waiting_seconds`; their codes."""
+        cutoff = time.monotonic() - self.limits.waiting_seconds
+        gone = [r for r in self.rooms.values() if r.status == "waiting" and r.last_change < cutoff]
+        for room in gone:
+            room.commit("close", None, {"by": "idle"})
+            room.shut("nobody came: the table waited too long for players")
+            del self.rooms[room.code]
+            self._forget(room.code)
+        if gone:
+            log.info("closed %d idle waiting tables", len(gone))
+        return [r.code for r in gone]
 
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
@@ -67,27 +161,46 @@ class Lobby:
                 return code
         raise RequestError(503, "no free join code; try again")  # pragma: no cover
 
-    async def create(self, data: Any) -> dict[str, Any]:
-        """``POST /api/tables``: a new table; with ``nickname`` (and ``seat``) the creator takes a seat."""
+    async def create(self, data: Any, client: str = "") -> dict[str, Any]:
+        """``POST /api/tables``: a new table; with ``nickname`` (and ``seat``) the creator takes a seat.
+        ``client`` (its address) is limited in how fast it creates tables and how many may wait at once."""
         config = parse_table_request(data, self.default_turn, self.default_bot_delay, self.default_ready)
-        if sum(1 for r in self.rooms.values() if r.status in ("waiting", "playing")) >= self.max_tables:
-            raise RequestError(503, "the server has as many tables as it can hold")
         nickname = valid_nickname(data["nickname"]) if data.get("nickname") is not None else None
+        waiting = sum(1 for c in self._creator.values() if c == client)
+        if waiting >= self.limits.waiting_per_client:
+            raise RequestError(
+                429, f"you have {waiting} tables waiting for players: start or close one before creating another"
+            )
+        if not self._creates.take(client):
+            raise RequestError(429, "too many tables created: wait a little before creating another")
+        if len(self.rooms) >= self.max_tables:
+            raise RequestError(503, "the server has as many tables as it can hold")
         code = await self._new_code()
         owner = new_token()
         table_id = await self.writer.call(self.writer.store.create_table, code, config.to_dict(), token_hash(owner))
-        room = Room(table_id, code, config, token_hash(owner), self.writer)
-        self.rooms[code] = room
+        room = Room(table_id, code, config, token_hash(owner), self.writer, self.limits)
+        self._keep(room)
+        self._creator[code] = client
         out: dict[str, Any] = {"code": code, "owner_token": owner}
         if nickname is not None:
-            out.update(await self.join(code, {"nickname": nickname, "seat": data.get("seat")}))
-        if room.status == "waiting" and not any(s.bot is None and s.nickname is None for s in room.seats):
-            room.commit("start")
+            out.update(await self.join(code, {"nickname": nickname, "seat": data.get("seat")}, client))
+        self._start_if_full(room)
+        table = room.public()
         await self.writer.drain()
-        out["table"] = room.public()
+        out["table"] = table
         return out
 
-    async def join(self, code: str, data: Any) -> dict[str, Any]:
+    def _start_if_full(self, room: Room) -> None:
+        if room.status == "waiting" and not any(s.bot is None and s.nickname is None for s in room.seats):
+            room.commit("start")
+            self._creator.pop(room.code, None)
+
+    def _seat_move(self, client: str, room: Room, seat: int) -> None:
+        """A join or leave by ``client`` at ``seat``: refused (429) when either moves too often."""
+        if not self._seat_moves.take(client) or not self._seat_moves.take((room.code, seat)):
+            raise RequestError(429, "seats are taken and left too often: wait a little")
+
+    async def join(self, code: str, data: Any, client: str = "") -> dict[str, Any]:
         """``POST /api/tables/{code}/join``: take a seat by nickname; returns the seat and its secret token."""
         room = self.room(code)
         if not isinstance(data, dict):
@@ -112,19 +225,20 @@ class Lobby:
             if not free:
                 raise RequestError(409, "every seat is taken")
             seat = free[0]
+        self._seat_move(client, room, seat)
         token = new_token()
         room.commit("join", seat, {"nickname": nickname, "token_hash": token_hash(token)})
-        if room.status == "waiting" and not any(s.bot is None and s.nickname is None for s in room.seats):
-            room.commit("start")
+        self._start_if_full(room)
         await self.writer.drain()
         return {"code": room.code, "seat": seat, "token": token}
 
-    async def leave(self, code: str, data: Any) -> dict[str, Any]:
+    async def leave(self, code: str, data: Any, client: str = "") -> dict[str, Any]:
         """``POST /api/tables/{code}/leave``: give up the seat the token holds."""
         room = self.room(code)
         token = data.get("token") if isinstance(data, dict) else None
         if not isinstance(token, str) or (seat := room.seat_of_token(token)) is None:
             raise RequestError(403, "this token holds no seat at this table")
+        self._seat_move(client, room, seat)
         room.commit("leave", seat)
         for conn in [c for c in room.conns if c.seat == seat]:
             conn.send(P.closed_frame(room.code, "left"))
@@ -142,10 +256,14 @@ class Lobby:
         room.commit("close")
         room.shut("closed by its creator")
         del self.rooms[room.code]
+        self._forget(room.code)
         await self.writer.drain()
         return {"code": room.code, "closed": True}
 
     def shutdown(self) -> None:
         """Stop every timer and close every connection (the tables stay stored)."""
+        if self._sweeper is not None:
+            self._sweeper.cancel()
+            self._sweeper = None
         for room in self.rooms.values():
             room.shut("server restart")

@@ -28,6 +28,8 @@ MAX_ACTION_CHARS = 64
 """The longest action text (the longest legal play of four decks is well under this)."""
 MAX_TOKEN_CHARS = 128
 MAX_ID_CHARS = 64
+MAX_COUNTER = 2**53 - 1
+"""The largest state or decision number a client may send (what a JavaScript number holds exactly)."""
 
 CLIENT_TYPES = ("hello", "act", "auto", "ready", "sync", "ping")
 SERVER_TYPES = ("welcome", "state", "error", "pong", "closed")
@@ -88,6 +90,7 @@ class ClientMessage:
     version: int | None = None
     action: str | None = None
     state: int | None = None
+    decision: int | None = None
     on: bool | None = None
 
 
@@ -99,6 +102,16 @@ def _str_field(msg: dict[str, Any], key: str, limit: int, ref: str | None, requi
         return None
     if not isinstance(value, str) or not value or len(value) > limit:
         raise ProtocolError(BAD_MESSAGE, f"{key!r} must be a string of 1-{limit} characters", ref)
+    return value
+
+
+def _counter(msg: dict[str, Any], key: str, ref: str | None) -> int | None:
+    """An optional non-negative integer field (a state or decision number), bounded."""
+    value = msg.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COUNTER:
+        raise ProtocolError(BAD_MESSAGE, f"{key!r} must be an integer from 0 to {MAX_COUNTER}", ref)
     return value
 
 
@@ -130,10 +143,11 @@ def parse_client(text: str | bytes) -> ClientMessage:
     if kind == "act":
         action = _str_field(msg, "action", MAX_ACTION_CHARS, ref, required=True)
         token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
-        state = msg.get("state")
-        if not isinstance(state, int) or isinstance(state, bool) or state < 0:
-            raise ProtocolError(BAD_MESSAGE, "'act' needs the state number it was chosen at ('state')", ref)
-        return ClientMessage("act", id=ref, token=token, action=action, state=state)
+        decision = _counter(msg, "decision", ref)
+        state = _counter(msg, "state", ref)
+        if decision is None and state is None:
+            raise ProtocolError(BAD_MESSAGE, "'act' needs the decision it answers ('decision': turn.decision)", ref)
+        return ClientMessage("act", id=ref, token=token, action=action, state=state, decision=decision)
     if kind == "auto":
         on = msg.get("on")
         if not isinstance(on, bool):

@@ -30,6 +30,7 @@ from starlette.routing import BaseRoute, Route
 from ..deal import Deal
 from ..hints import hint
 from ..match import Match, RecordError, load_record
+from .limits import MAX_RECORD_ID, read_capped
 from .storage import RecordRow, Store, TableRow
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
@@ -119,6 +120,8 @@ async def _deal_endpoint(request: Request) -> Response:
     try:
         record_id = int(request.path_params["record_id"])
         index = int(request.path_params["deal"])
+        if not 1 <= record_id <= MAX_RECORD_ID:
+            raise _Refusal(404, "no such record")
         lobby = request.app.state.lobby
         found = await lobby.writer.call(_load, lobby.writer.store, record_id)
         if found is None:
@@ -144,8 +147,8 @@ async def _deal_endpoint(request: Request) -> Response:
 
 async def _hint_endpoint(request: Request) -> Response:
     try:
-        raw = await request.body()
-        if len(raw) > MAX_HINT_BODY:
+        raw = await read_capped(request, MAX_HINT_BODY)
+        if raw is None:
             raise _Refusal(413, f"a request body is at most {MAX_HINT_BODY} bytes")
         try:
             data = json.loads(raw or b"{}")

@@ -11,6 +11,7 @@ import uvicorn
 
 from .app import create_app
 from .limits import Limits
+from .storage import StorageError, open_store
 
 WS_MAX_SIZE = 64 * 1024
 """Uvicorn closes a connection that sends a larger WebSocket frame (the app refuses any over 2 KiB)."""
@@ -58,6 +59,7 @@ def run(
 ) -> None:
     """Serve until interrupted."""
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
+    open_store(database_url).close()  # a clear StorageError now rather than a traceback from the app's startup
     app = create_app(
         database_url, turn_seconds=turn_seconds, bot_delay=bot_delay, ready_seconds=ready_seconds, limits=limits
     )
@@ -91,20 +93,43 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--rate", type=float, default=Limits.rate, help="messages per second per connection")
     parser.add_argument("--burst", type=float, default=Limits.burst)
+    parser.add_argument("--create-rate", type=float, default=Limits.create_rate, help="tables per second per client")
+    parser.add_argument("--create-burst", type=float, default=Limits.create_burst)
+    parser.add_argument(
+        "--waiting-per-client", type=int, default=Limits.waiting_per_client, help="tables a client may have waiting"
+    )
+    parser.add_argument("--seat-rate", type=float, default=Limits.seat_rate, help="joins and leaves per second")
+    parser.add_argument("--seat-burst", type=float, default=Limits.seat_burst)
+    parser.add_argument(
+        "--waiting-seconds", type=float, default=Limits.waiting_seconds, help="idle time that closes a waiting table"
+    )
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--no-access-log", action="store_true")
     args = parser.parse_args(argv)
-    run(
-        args.host,
-        args.port,
-        args.database_url,
-        turn_seconds=args.turn_seconds or None,
-        bot_delay=args.bot_delay,
-        ready_seconds=args.ready_seconds,
-        limits=Limits(rate=args.rate, burst=args.burst),
-        log_level=args.log_level,
-        access_log=not args.no_access_log,
+    limits = Limits(
+        rate=args.rate,
+        burst=args.burst,
+        create_rate=args.create_rate,
+        create_burst=args.create_burst,
+        waiting_per_client=args.waiting_per_client,
+        seat_rate=args.seat_rate,
+        seat_burst=args.seat_burst,
+        waiting_seconds=args.waiting_seconds,
     )
+    try:
+        run(
+            args.host,
+            args.port,
+            args.database_url,
+            turn_seconds=args.turn_seconds or None,
+            bot_delay=args.bot_delay,
+            ready_seconds=args.ready_seconds,
+            limits=limits,
+            log_level=args.log_level,
+            access_log=not args.no_access_log,
+        )
+    except StorageError as e:
+        parser.exit(2, f"{parser.prog}: {e}\n")
 
 
 if __name__ == "__main__":

@@ -23,7 +23,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, NamedTuple
 
 from sqlalchemy import (
     JSON,
@@ -38,10 +38,9 @@ from sqlalchemy import (
     select,
     update,
 )
-from sqlalchemy.engine import Engine
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, NoSuchModuleError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
-
-T = TypeVar("T")
 
 
 def _now() -> dt.datetime:
@@ -120,6 +119,88 @@ class StoredTable:
     owner_hash: str
     status: str
     events: list[dict[str, Any]]
+    last_change: dt.datetime | None = None
+    """When its last event (or, with none, the table) was stored."""
+    records: frozenset[tuple[str, int | None]] = frozenset()
+    """The ``(kind, deal index)`` of the records stored for it."""
+
+
+class EventOp(NamedTuple):
+    """A write of a commit: one event of a table."""
+
+    table_id: int
+    state: int
+    kind: str
+    seat: int | None
+    data: dict[str, Any]
+
+
+class RecordOp(NamedTuple):
+    """A write of a commit: a finished deal's or set's record, with who sat where."""
+
+    table_id: int
+    kind: str
+    deal_index: int | None
+    players: list[dict[str, Any]]
+    body: dict[str, Any]
+
+
+class StatusOp(NamedTuple):
+    """A write of a commit: a table's new status (``over``, ``closed``)."""
+
+    table_id: int
+    status: str
+
+
+Op = EventOp | RecordOp | StatusOp
+"""One write of a group commit (:meth:`Store.write_batch`)."""
+
+
+class StorageError(RuntimeError):
+    """The database cannot be used: the message says which (its password left out) and why."""
+
+
+def describe_url(url: str) -> str:
+    """A database URL as it may be shown: without its password."""
+    try:
+        return make_url(normalize_url(url)).render_as_string(hide_password=True)
+    except ArgumentError:
+        return repr(url)
+
+
+def open_store(url: str) -> Store:
+    """A :class:`Store` on ``url`` with its schema up to date; :class:`StorageError` if the URL is not a
+    database URL, its driver is missing, or the database cannot be reached or migrated."""
+    shown = describe_url(url)
+    try:
+        store = Store(url)
+    except NoSuchModuleError:
+        raise StorageError(
+            f"{shown} is not a database this server knows: use sqlite:///FILE or postgresql://USER@HOST/DB"
+        ) from None
+    except ArgumentError as e:
+        raise StorageError(
+            f"{shown} is not a database URL ({e}): use sqlite:///FILE or postgresql://USER@HOST/DB"
+        ) from None
+    except ImportError as e:
+        raise StorageError(f"the driver for {shown} is not installed: {e}") from None
+    try:
+        store.migrate()
+    except (OperationalError, InterfaceError) as e:
+        store.close()
+        reason = str(e.orig).strip().splitlines()[0] if e.orig is not None else str(e)
+        raise StorageError(f"cannot reach the database {shown}: {reason}") from None
+    except DBAPIError as e:
+        store.close()
+        raise StorageError(f"cannot set up the database {shown}: {str(e.orig).strip()}") from None
+    return store
+
+
+def _aware(at: dt.datetime | None) -> dt.datetime | None:
+    """A stored time in UTC (SQLite gives it back without its zone)."""
+    if at is None or at.tzinfo is not None:
+        return at
+    return at.replace(tzinfo=dt.UTC)
 
 
 def normalize_url(url: str) -> str:
@@ -130,8 +211,17 @@ def normalize_url(url: str) -> str:
     return url
 
 
+SQLITE_SYNCHRONOUS = "FULL"
+"""SQLite's ``synchronous`` setting: ``FULL`` syncs the write-ahead log to the disk at every commit, so a
+committed change survives a power cut as well as a killed process.  (``NORMAL`` syncs the log only at
+checkpoints: a commit survives a killed process but not a power cut, and the server's promise — a change is
+sent only once it is durably stored — would not hold.)"""
+
+
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``; SQLite gets WAL journaling and a busy timeout."""
+    """An engine for ``url``.  SQLite gets WAL journaling, :data:`SQLITE_SYNCHRONOUS` and a busy timeout;
+    PostgreSQL gets ``synchronous_commit = on`` whatever the server's default, so every commit is durable
+    (flushed to the server's disk) before it returns."""
     url = normalize_url(url)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
@@ -140,12 +230,22 @@ def make_engine(url: str) -> Engine:
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
             cur = dbapi_conn.cursor()
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
             cur.execute("PRAGMA foreign_keys=ON")
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, pool_pre_ping=True)
+    if engine.dialect.name == "postgresql":
+
+        @event.listens_for(engine, "connect")
+        def _durable(dbapi_conn: Any, _record: Any) -> None:
+            cur = dbapi_conn.cursor()
+            cur.execute("SET synchronous_commit TO on")
+            cur.close()
+            dbapi_conn.commit()
+
+    return engine
 
 
 def migrate(engine: Engine) -> None:
@@ -202,8 +302,7 @@ class Store:
 
     def set_status(self, table_id: int, status: str) -> None:
         """Mark a table ``over`` or ``closed``."""
-        with self.sessions.begin() as s:
-            s.execute(update(TableRow).where(TableRow.id == table_id).values(status=status))
+        self.write_batch([StatusOp(table_id, status)])
 
     def table_info(self, code: str) -> dict[str, Any] | None:
         """A stored table's public data (for a table no longer in memory), or None."""
@@ -220,6 +319,7 @@ class Store:
             rows = s.scalars(select(TableRow).where(TableRow.status == "open").order_by(TableRow.id)).all()
             for row in rows:
                 evs = s.scalars(select(EventRow).where(EventRow.table_id == row.id).order_by(EventRow.state)).all()
+                kept = s.execute(select(RecordRow.kind, RecordRow.deal_index).where(RecordRow.table_id == row.id))
                 out.append(
                     StoredTable(
                         id=row.id,
@@ -228,31 +328,48 @@ class Store:
                         owner_hash=row.owner_hash,
                         status=row.status,
                         events=[{"state": e.state, "kind": e.kind, "seat": e.seat, "data": e.data} for e in evs],
+                        last_change=_aware(evs[-1].at if evs else row.created_at),
+                        records=frozenset((k, i) for k, i in kept),
                     )
                 )
         return out
 
-    # ---------------------------------------------------------------------------------- events
+    # ---------------------------------------------------------------------------------- writes
+
+    def write_batch(self, ops: Sequence[Op]) -> None:
+        """Store the writes of a group of commits in one transaction: events, records and statuses."""
+        if not ops:
+            return
+        events = [op for op in ops if isinstance(op, EventOp)]
+        with self.sessions.begin() as s:
+            if events:
+                self._insert_events(s.connection(), events)
+            for op in ops:
+                if isinstance(op, RecordOp):
+                    self._add_record(s, op)
+                elif isinstance(op, StatusOp):
+                    s.execute(update(TableRow).where(TableRow.id == op.table_id).values(status=op.status))
 
     def append_events(self, batch: Sequence[tuple[int, int, str, int | None, dict[str, Any]]]) -> None:
-        """Append ``(table_id, state, kind, seat, data)`` events in one transaction.
+        """Append ``(table_id, state, kind, seat, data)`` events in one transaction."""
+        self.write_batch([EventOp(*e) for e in batch])
+
+    def _insert_events(self, conn: Connection, batch: Sequence[EventOp]) -> None:
+        """Insert events (in the caller's transaction).
 
         The rows go in as multi-row ``INSERT … VALUES (…), (…)`` statements (prepared once per row count,
         the values put through the dialect's bind processors for the columns) rather than ``executemany``:
         SQLite's driver lets go of the interpreter lock for every row it steps, and on a busy server each row
         then waits for its turn to take the lock back — the writer fell tens of thousands of events behind
         under load (``benchmarks/bench_server.py`` reports how many are not yet written)."""
-        if not batch:
-            return
         at = self._bind_at(_now()) if self._bind_at is not None else _now()
         bind_data = self._bind_data
         params: list[Any] = []
         for t, n, k, seat, d in batch:
             params += (t, n, k, seat, bind_data(d), at)
-        with self.engine.begin() as conn:
-            for i in range(0, len(batch), EVENTS_PER_INSERT):
-                rows = min(EVENTS_PER_INSERT, len(batch) - i)
-                conn.exec_driver_sql(self._events_insert(rows), tuple(params[6 * i : 6 * (i + rows)]))
+        for i in range(0, len(batch), EVENTS_PER_INSERT):
+            rows = min(EVENTS_PER_INSERT, len(batch) - i)
+            conn.exec_driver_sql(self._events_insert(rows), tuple(params[6 * i : 6 * (i + rows)]))
 
     def _events_insert(self, rows: int) -> str:
         sql = self._event_sql.get(rows)
@@ -271,13 +388,16 @@ class Store:
     ) -> int:
         """Store a record with who sat where; returns its id."""
         with self.sessions.begin() as s:
-            row = RecordRow(table_id=table_id, kind=kind, deal_index=deal_index, players=players, body=body)
-            s.add(row)
-            s.flush()
-            for p in players:
-                if p.get("nickname"):
-                    s.add(RecordPlayerRow(record_id=row.id, nickname=p["nickname"], seat=p["seat"], bot=False))
-            return row.id
+            return self._add_record(s, RecordOp(table_id, kind, deal_index, players, body))
+
+    def _add_record(self, s: Session, op: RecordOp) -> int:
+        row = RecordRow(table_id=op.table_id, kind=op.kind, deal_index=op.deal_index, players=op.players, body=op.body)
+        s.add(row)
+        s.flush()
+        for p in op.players:
+            if p.get("nickname"):
+                s.add(RecordPlayerRow(record_id=row.id, nickname=p["nickname"], seat=p["seat"], bot=False))
+        return row.id
 
     def record(self, record_id: int) -> dict[str, Any] | None:
         """A stored record document, or None."""

@@ -14,6 +14,7 @@ in progress are not served until it is over.
 from __future__ import annotations
 
 import asyncio
+import collections
 import hashlib
 import hmac
 import json
@@ -21,7 +22,7 @@ import logging
 import random
 import secrets
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +34,8 @@ from . import protocol as P
 from .config import TableConfig
 from .connection import Connection
 from .durability import Writer
-from .storage import StoredTable
+from .limits import Limits, TokenBucket
+from .storage import EventOp, Op, RecordOp, StatusOp, StoredTable
 from .window import Window, timeout_answer, window_kind
 
 log = logging.getLogger("gouji.server")
@@ -41,8 +43,6 @@ log = logging.getLogger("gouji.server")
 CHOICES_CAP = 64
 """Legal actions are listed in full up to this many; past it a frame carries the count and a sample."""
 SAMPLE_SIZE = 16
-MAX_NICKNAME = 24
-MAX_SET_LENGTH = 20
 AUTO_BOT = "heuristic"
 """The bot that plays for a seat on auto-play (托管), if registered; else ``random``."""
 
@@ -86,9 +86,18 @@ class Seat:
 
 @dataclass
 class _Pending:
-    """Events waiting for the writer, and records to store, produced by one commit."""
+    """Records to store, produced by one commit."""
 
     records: list[tuple[str, int | None, dict[str, Any]]] = field(default_factory=list)
+
+
+DECISION_KINDS = frozenset({"act", "start", "resume"})
+"""The changes after which another decision is asked for (:attr:`Room.decision`): an action taken, the set
+started, play resumed after the pause between two deals.  Nothing else changes who must act or what they
+may do — seats taken and left, 托管 switched, ready marks."""
+
+_Delivery = tuple[Connection, str | None]
+"""A frame to write to a connection (None: end the connection after what came before)."""
 
 
 _Shared = tuple[dict[str, Any], dict[str, Any], dict[str, Any], list[dict[str, Any]] | None]
@@ -108,9 +117,16 @@ class Room:
     """
 
     def __init__(
-        self, table_id: int, code: str, config: TableConfig, owner_hash: str, writer: Writer | None = None
+        self,
+        table_id: int,
+        code: str,
+        config: TableConfig,
+        owner_hash: str,
+        writer: Writer | None = None,
+        limits: Limits | None = None,
     ) -> None:
         self.id = table_id
+        self.limits = limits or Limits()
         self.code = code
         self.config = config
         self.owner_hash = owner_hash
@@ -130,6 +146,8 @@ class Room:
         self._cursor = (0, 0)
         """(deal index, events of that deal) sent to the connections so far."""
         self.replaying = False
+        self.replayed_records: list[tuple[str, int | None, dict[str, Any], list[dict[str, Any]]]] = []
+        """While replaying: the records the replayed moves produced (kind, deal index, body, players)."""
         self.ready: list[bool] | None = None
         """Between two deals: which seats said they are ready; None while play goes on."""
         self.window: Window | None = None
@@ -138,6 +156,18 @@ class Room:
         self.timings: list[tuple[str, float, bool, bool]] = []
         """(window kind, seconds from opening to resolution, whether a person was prompted, whether any seat
         had a choice) of the last windows (at most 10,000): what the time of a deal went on."""
+        self.decision = 0
+        """The decision the seat to act is asked for: the state number of the last change that asked for
+        one (:data:`DECISION_KINDS`).  An ``act`` names it, so no other change makes a correct intent stale."""
+        self.stored = 0
+        """The state number up to which every change is durably stored: frames of later states wait."""
+        self._outbox: collections.deque[tuple[int, list[_Delivery]]] = collections.deque()
+        """Frames made at a state not yet stored, in order: (state, what to write to whom)."""
+        self._auto_buckets = [TokenBucket(self.limits.auto_rate, self.limits.auto_burst) for _ in range(SEATS)]
+        self.last_change = time.monotonic()
+        """When the table last changed (monotonic seconds): for the idle expiry of a waiting table."""
+        self.on_over: Callable[[Room], None] | None = None
+        """Called once the end of the set is stored and sent (the lobby lets the table go)."""
 
     # ------------------------------------------------------------------ public data
 
@@ -212,20 +242,53 @@ class Room:
         data = data or {}
         pending = self._apply(kind, seat, data)
         self.state += 1
+        if kind in DECISION_KINDS:
+            self.decision = self.state
         if self.replaying:
+            self.stored = self.state
+            self.replayed_records.extend((k, i, b, self.players()) for k, i, b in pending.records)
             return
+        self.last_change = time.monotonic()
         if self.writer is not None:
-            self.writer.post_event(self.id, self.state, kind, seat, data)
-            for rkind, index, body in pending.records:
-                players = [{"seat": s.index, "nickname": s.nickname, "bot": s.bot} for s in self.seats]
-                self.writer.post(self.writer.store.add_record, self.id, rkind, index, players, body)
+            ops: list[Op] = [EventOp(self.id, self.state, kind, seat, data)]
+            ops += [RecordOp(self.id, k, i, self.players(), body) for k, i, body in pending.records]
             if self.status in ("over", "closed") and kind in ("act", "close"):
-                self.writer.post(self.writer.store.set_status, self.id, self.status)
+                ops.append(StatusOp(self.id, self.status))
+            state = self.state
+            self.writer.commit(ops, lambda: self._stored_to(state))
+        else:
+            self.stored = self.state
         if self._resolving:
             return  # a window's answers: one frame after the last of them (_resolve)
         self._reschedule()
         self.broadcast()
         self._maybe_resume()
+
+    def players(self) -> list[dict[str, Any]]:
+        """Who sits where, as a record stores it."""
+        return [{"seat": s.index, "nickname": s.nickname, "bot": s.bot} for s in self.seats]
+
+    # ------------------------------------------------------------------ frames wait for their state to be stored
+
+    def deliver(self, conn: Connection, text: str | None) -> None:
+        """Write a frame of the current state to ``conn`` (None: end the connection) — at once if that state
+        is stored and nothing waits before it, else once it is."""
+        if self.stored >= self.state and not self._outbox:
+            _write(conn, text)
+        else:
+            self._outbox.append((self.state, [(conn, text)]))
+
+    def _stored_to(self, state: int) -> None:
+        """The writer stored every change up to ``state``: send the frames made up to it."""
+        if state > self.stored:
+            self.stored = state
+        outbox = self._outbox
+        while outbox and outbox[0][0] <= self.stored:
+            for conn, text in outbox.popleft()[1]:
+                _write(conn, text)
+        if self.status == "over" and self.stored >= self.state and self.on_over is not None:
+            on_over, self.on_over = self.on_over, None
+            on_over(self)
 
     def _maybe_resume(self) -> None:
         """End the pause between two deals once every seat is ready (a change of its own)."""
@@ -281,13 +344,16 @@ class Room:
         return pending
 
     @classmethod
-    def replay(cls, stored: StoredTable, writer: Writer | None) -> Room:
-        """Rebuild a table from its stored configuration and events (after a restart)."""
-        room = cls(stored.id, stored.code, TableConfig.from_dict(stored.config), stored.owner_hash, writer)
+    def replay(cls, stored: StoredTable, writer: Writer | None, limits: Limits | None = None) -> Room:
+        """Rebuild a table from its stored configuration and events (after a restart); the records its
+        finished deals would have stored are in :attr:`replayed_records`."""
+        room = cls(stored.id, stored.code, TableConfig.from_dict(stored.config), stored.owner_hash, writer, limits)
         room.replaying = True
         for ev in stored.events:
             room.commit(ev["kind"], ev["seat"], ev["data"])
-            room.state = ev["state"]
+            room.state = room.stored = ev["state"]
+            if ev["kind"] in DECISION_KINDS:
+                room.decision = room.state
         room.replaying = False
         room._cursor = (len(room.match.deals) - 1, len(room.match.current.events))
         return room
@@ -325,11 +391,17 @@ class Room:
             return
         shared = self._shared_parts(new)
         texts: dict[int | None, str] = {}
-        for conn in list(self.conns):
+        out: list[_Delivery] = []
+        for conn in self.conns:
             text = texts.get(conn.seat)
             if text is None:
                 text = texts[conn.seat] = P.dumps(self.state_frame(conn.seat, events=new, shared=shared))
-            conn.push(text)
+            out.append((conn, text))
+        if self.stored >= self.state and not self._outbox:
+            for conn, frame in out:
+                _write(conn, frame)
+        else:
+            self._outbox.append((self.state, out))
 
     def _shared_parts(self, events: list[tuple[int, dict[str, Any]]]) -> _Shared:
         """What every seat's incremental frame of the current state shares: the table (without its
@@ -401,6 +473,7 @@ class Room:
         w = self.window if to_act is not None else None
         turn: dict[str, Any] = {
             "seat": to_act,
+            "decision": None if to_act is None else self.decision,
             "deadline": None,
             "auto": None if to_act is None else (self.seats[to_act].bot is not None or self.seats[to_act].auto),
         }
@@ -452,7 +525,14 @@ class Room:
             raise P.ProtocolError(P.GAME_OVER, f"the table is {self.status}", msg.id)
         if self.ready is not None:
             raise P.ProtocolError(P.NOT_READY, "waiting for the players to be ready for the next deal", msg.id)
-        if msg.state != self.state:
+        if msg.decision is not None:
+            if msg.decision != self.decision:
+                raise P.ProtocolError(
+                    P.STALE,
+                    f"decision {msg.decision} was answered: the table is at decision {self.decision}",
+                    msg.id,
+                )
+        elif msg.state != self.state:
             raise P.ProtocolError(P.STALE, f"state {msg.state} is stale: the table is at state {self.state}", msg.id)
         w = self.window
         if w is None or seat not in w.asked:
@@ -477,6 +557,8 @@ class Room:
         if self.seats[seat].auto == msg.on:
             conn.send(self.state_frame(seat, full=False))
             return
+        if not self._auto_buckets[seat].take():
+            raise P.ProtocolError(P.RATE_LIMITED, "托管 (auto) is switched too often at this seat: slow down", msg.id)
         self.commit("auto", seat, {"on": msg.on})
         w = self.window
         if msg.on and w is not None and seat in w.asked:  # the 托管 bot answers the open question now
@@ -557,7 +639,7 @@ class Room:
             self._resolve(w)
         else:
             for conn in [c for c in self.conns if c.seat == seat]:
-                conn.send(self.state_frame(seat, full=False))
+                self.deliver(conn, P.dumps(self.state_frame(seat, full=False)))
 
     async def _run_window(self, w: Window) -> None:
         loop = asyncio.get_running_loop()
@@ -650,13 +732,20 @@ class Room:
         self._maybe_resume()
 
     def shut(self, reason: str) -> None:
-        """Stop the timer and close every connection with a ``closed`` frame."""
+        """Stop the timer and close every connection with a ``closed`` frame (after the frames before it)."""
         self.cancel_timer()
         frame = P.dumps(P.closed_frame(self.code, reason))
         for conn in list(self.conns):
-            conn.push(frame)
-            conn.end()
+            self.deliver(conn, frame)
+            self.deliver(conn, None)
         self.conns.clear()
+
+
+def _write(conn: Connection, text: str | None) -> None:
+    if text is None:
+        conn.finish()
+    else:
+        conn.push(text)
 
 
 def _seat_view(deal: Deal, public_view: dict[str, Any], seat: int) -> dict[str, Any]:

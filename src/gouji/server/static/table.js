@@ -148,7 +148,9 @@ export class LiveTable {
     }
     this.confirming = null;
     const id = "a" + ++this.msgId;
-    if (this.send({ type: "act", action, state: this.frame.state, token: this.info.token, id })) {
+    // the intent names the decision it answers: seats taken or left, 托管 and ready marks do not make it stale
+    const decision = this.frame.turn.decision;
+    if (this.send({ type: "act", action, decision, token: this.info.token, id })) {
       this.pending = { id, state: this.frame.state, sel: this.sel.slice(), action };
       this.sel.fill(0);
       this.hint = null;
