@@ -241,3 +241,94 @@ def test_on_a_phone_no_boxes_overlap(browser: Any, server: LiveServer) -> None:
         shot(page, "card-room-phone")
     finally:
         ctx.close()
+
+
+def _play_by_hint_to_the_summary(page: Any) -> None:
+    for _ in range(400):
+        if _wait_decision(page) == "over":
+            return
+        before = state(page)
+        page.click("#btn-hint")
+        page.wait_for_selector(".hinted:not([disabled])")
+        page.click(".hinted")
+        if page.query_selector("#confirm-ok"):
+            page.click("#confirm-ok")
+        page.wait_for_function(
+            "s => window.gouji.view.frame.state > s || !!document.querySelector('#summary-continue')", arg=before
+        )
+    raise AssertionError("the deal does not end")
+
+
+def test_reload_at_the_end_of_deal_keeps_the_places_the_reasons_and_the_tribute(
+    new_page: Any, server: LiveServer
+) -> None:
+    t = _person_with_bots(server, set_length=2, options={"revolution": False, "xuandian": False})
+    room = server.room(t["code"])
+    page = new_page()
+    open_seat(page, t["code"], 0, t["token"], "Ann")
+    _play_by_hint_to_the_summary(page)
+    before = page.eval_on_selector_all(".summary .places li", "els => els.map(e => e.textContent)")
+    server.wait(lambda: room.ready is not None, what="the pause between the deals")
+    page.reload()
+    page.wait_for_selector(".summary .places li")
+    after = page.eval_on_selector_all(".summary .places li", "els => els.map(e => e.textContent)")
+    assert after == before and len(after) == 6
+    owed = [e for e in room.match.deals[1].events if e["type"] == "tribute"]
+    lines = page.eval_on_selector_all(".summary .tribute li", "els => els.map(e => e.textContent)")
+    assert len(lines) == len(owed)
+    if owed:
+        assert page.query_selector(".summary .tribute p.muted") is None  # not "不用进贡"
+    shot(page, "summary-after-reload")
+
+
+def test_the_english_log_says_you_pass_and_setup_passes_leave_no_bubbles(new_page: Any, server: LiveServer) -> None:
+    t = _person_with_bots(server)
+    page = new_page(locale="en-US")
+    page.evaluate("localStorage.setItem('gouji.lang', 'en')")
+    open_seat(page, t["code"], 0, t["token"], "Ann")
+    # before play (revolution and 宣点 on by default) no "no" leaves a bubble
+    if page.evaluate("window.gouji.view.frame.view.phase") != "play":
+        assert page.query_selector(".felt .bubble") is None or all(
+            b not in ("Pass", "过")
+            for b in page.eval_on_selector_all(".felt .bubble", "els => els.map(e => e.textContent)")
+        )
+    for _ in range(200):
+        lines = page.eval_on_selector_all(".log li", "els => els.map(e => e.textContent)")
+        if any(line.startswith("you ") for line in lines):
+            break
+        if _wait_decision(page) == "over":
+            break
+        before = state(page)
+        page.click("#btn-hint")
+        page.wait_for_selector(".hinted:not([disabled])")
+        page.click(".hinted")
+        page.wait_for_function(
+            "s => window.gouji.view.frame.state > s || !!document.querySelector('#summary-continue')", arg=before
+        )
+    lines = page.eval_on_selector_all(".log li", "els => els.map(e => e.textContent)")
+    assert any(line.startswith("you ") for line in lines)
+    assert not any(line.startswith("you passes") or line.startswith("you plays") for line in lines)
+
+
+def test_a_waiting_table_tells_no_deal_yet(new_page: Any, server: LiveServer) -> None:
+    t = server.create(bots=[None, None, "heuristic", "heuristic", "heuristic", "heuristic"], nickname="Ann", seat=0)
+    page = new_page()
+    open_seat(page, t["code"], 0, t["token"], "Ann")
+    page.wait_for_selector(".waiting")
+    lines = page.eval_on_selector_all(".log li", "els => els.map(e => e.textContent)")
+    assert lines == ["人齐了才开始：发牌、买三都在那之后"]  # no "… 买了一张 3" of a seat nobody sits at yet
+
+
+def test_settings_ask_single_and_sound(new_page: Any, server: LiveServer) -> None:
+    t = _person_with_bots(server)
+    room = server.room(t["code"])
+    page = new_page()
+    open_seat(page, t["code"], 0, t["token"], "Ann")
+    page.click("#settings-btn")
+    page.wait_for_selector("#settings")
+    page.check("#pref-ask-single")
+    server.wait(lambda: room.seats[0].ask_single, what="the server to hear the setting")
+    page.check("#pref-sound")
+    assert page.evaluate("JSON.parse(localStorage.getItem('gouji.prefs'))") == {"sound": True, "askSingle": True}
+    shot(page, "settings")
+    page.click("#settings-close")

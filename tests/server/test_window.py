@@ -162,3 +162,36 @@ def test_a_burn_window_takes_the_masking_time_whether_or_not_anyone_could_burn()
     assert abs(a - b) < mask, "a window's time does not tell whether anyone could burn"
     # and every other decision lasts the masking time too: bots think inside it
     assert all(t >= mask for _, t, _, _ in timings)
+
+
+def test_prefs_ask_single_makes_the_person_click_even_one_answer() -> None:
+    async def run() -> int:
+        room = _room("qingdao", 5, (None, "heuristic", "heuristic", "heuristic", "heuristic", "heuristic"))
+        room.commit("join", 0, {"nickname": "ann", "token_hash": token_hash("token-0")})
+        conn = Connection(limit=100_000)
+        room.attach(conn, 0, token_hash("token-0"))
+        room.set_prefs(conn, P.parse_client(json.dumps({"type": "prefs", "ask_single": True, "token": "token-0"})))
+        assert room.seats[0].ask_single
+        room.commit("start")
+        singles = 0
+        for _ in range(100_000):
+            if room.status != "playing" or singles >= 3:
+                break
+            f = _latest(conn)
+            if f is not None and "legal_count" in f["turn"] and f["turn"]["seat"] == 0:
+                deal = room.match.current
+                legal = deal.legal_actions_of(0)
+                singles += len(legal) == 1
+                action = str(HeuristicBot().decide(deal.view(0), legal, None))  # type: ignore[arg-type]
+                room.intent(conn, P.ClientMessage("act", token="token-0", action=action, state=f["state"]))
+            await asyncio.sleep(0)
+        return singles
+
+    assert asyncio.run(run()) >= 3  # questions with one answer reached the person who asked for them
+    bad = json.dumps({"type": "prefs", "ask_single": "yes", "token": "t"})
+    try:
+        P.parse_client(bad)
+    except P.ProtocolError as e:
+        assert e.code == P.BAD_MESSAGE and "ask_single" in e.message
+    else:
+        raise AssertionError("a prefs message without a boolean is refused")

@@ -564,6 +564,14 @@ class Room:
         if msg.on and w is not None and seat in w.asked:  # the 托管 bot answers the open question now
             self._answer(w, seat, self._bot_action(seat), "auto")
 
+    def set_prefs(self, conn: Connection, msg: P.ClientMessage) -> None:
+        """``prefs``: whether the seat's player is asked even for decisions with one legal answer
+        (``ask_single``; from the next decision on).  Not a change of the table: nothing is stored."""
+        assert msg.token is not None and msg.on is not None
+        seat = self.check_token(conn, msg.token, msg.id)
+        self.seats[seat].ask_single = msg.on
+        self.deliver(conn, P.dumps(self.state_frame(seat, full=False)))
+
     def mark_ready(self, conn: Connection, msg: P.ClientMessage) -> None:
         """``ready``: the connection's seat is ready for the next deal (outside the pause between two deals,
         or when already ready, nothing changes and the seat gets the current state)."""

@@ -22,7 +22,56 @@ const KEY_RANKS = {
 };
 const LONG_PRESS_MS = 450;
 const SUMMARY_DELAY_MS = 1800; // the last plays stay visible this long before the summary covers them
-const JOKERS = [13, 14];
+const MARK_MS = 1300;
+const PREFS_KEY = "gouji.prefs";
+
+/** The page's settings: sound (Web Audio, made here), and whether to be asked even with one answer. */
+export function loadPrefs() {
+  try {
+    return { sound: false, askSingle: false, ...JSON.parse(localStorage.getItem(PREFS_KEY) || "{}") };
+  } catch {
+    return { sound: false, askSingle: false };
+  }
+}
+
+function savePrefs(prefs) {
+  localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+}
+
+const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+
+/** Sounds made in the page (no files): a soft tick for a play, a rising pair of notes for a mark. */
+class Sounds {
+  constructor() {
+    this.ctx = null;
+  }
+
+  tone(freq, start, dur, gain = 0.08, type = "triangle") {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    if (!this.ctx) this.ctx = new Ctx();
+    const c = this.ctx;
+    const o = c.createOscillator();
+    const g = c.createGain();
+    o.type = type;
+    o.frequency.value = freq;
+    g.gain.setValueAtTime(0, c.currentTime + start);
+    g.gain.linearRampToValueAtTime(gain, c.currentTime + start + 0.01);
+    g.gain.exponentialRampToValueAtTime(0.0001, c.currentTime + start + dur);
+    o.connect(g).connect(c.destination);
+    o.start(c.currentTime + start);
+    o.stop(c.currentTime + start + dur + 0.02);
+  }
+
+  play() {
+    this.tone(520, 0, 0.09, 0.05, "square");
+  }
+
+  mark() {
+    this.tone(660, 0, 0.16);
+    this.tone(990, 0.12, 0.22);
+  }
+}
 
 /** How many plays empty a hand at best (one per natural rank; 2s and jokers ride along; 憋三: the 3s last). */
 export function playsNeeded(hand, bieSan) {
@@ -71,6 +120,9 @@ export class LiveTable {
     this.sideTab = window.innerWidth < 800 ? "log" : "log";
     this.msgId = 0;
     this.autoAsked = false;
+    this.prefs = loadPrefs();
+    this.sounds = new Sounds();
+    this.lastTop = null;
     this.confirming = null;
     this.helpOpen = false;
     this.build();
@@ -162,6 +214,8 @@ export class LiveTable {
   onFrame(f) {
     if (f.type === "welcome") {
       this.seat = f.seat;
+      if (f.seat !== null && this.info && this.info.token && this.prefs.askSingle)
+        this.send({ type: "prefs", ask_single: true, token: this.info.token });
       if (f.role === "spectator" && this.info && this.info.token) {
         // our token no longer holds a seat: watch
         storeSeat(this.code, null);
@@ -233,6 +287,7 @@ export class LiveTable {
         this.deal = f.deal;
         this.resetDeal();
       }
+      this.marks = this.marksOf(f.events || []);
       for (const e of ended) {
         if (this.summaryShown.has(e.deal)) continue;
         this.summaryShown.add(e.deal);
@@ -251,10 +306,11 @@ export class LiveTable {
     // keep the selection within the hand
     const hand = parseCounts(f.view.hand || "");
     for (let r = 0; r < NUM_RANKS; r++) this.sel[r] = Math.min(this.sel[r], hand[r]);
-    if (this.table.status === "over" && !this.finalShown && !this.summary) {
+    if (this.table.status === "over" && !this.finalShown && !this.summary && !this.heldSummary) {
       this.finalShown = true;
       this.summary = { deal: f.deal, places: f.view.places, sweep: f.view.sweep, tribute: [],
-        points: (f.table.points || [])[f.deal], totals: f.table.totals, last: true };
+        points: (f.table.points || [])[f.deal], totals: f.table.totals, last: true,
+        events: this.dealEvents.slice(), lastDeal: f.table.last_deal || null };
     }
     if (this.summary && this.summary.last) this.finalShown = true;
     // the pause between two deals: the summary stays up until every seat is ready (or the timeout)
@@ -295,6 +351,81 @@ export class LiveTable {
       this.summary = e;
       this.renderOverlay();
     }, reduce ? 600 : SUMMARY_DELAY_MS);
+  }
+
+  /** The brief marks the new events call for: 够级 / 开点 / 烧 / 闷 / 革命 / going out. */
+  marksOf(events) {
+    const out = [];
+    for (const ev of events) {
+      if (ev.deal !== this.deal) continue;
+      const who = this.name(ev.seat);
+      if (ev.type === "open") out.push({ text: t("mark_open"), who, cls: "open" });
+      else if (ev.type === "burn") out.push({ text: t("mark_burn"), who, cls: "burn" });
+      else if (ev.type === "smothered") out.push({ text: t("mark_smothered"), who, cls: "men" });
+      else if (ev.type === "revolution") out.push({ text: t("mark_revolution"), who, cls: "rev" });
+      else if (ev.type === "burn_failed") out.push({ text: t("mark_failed_burn"), who, cls: "men" });
+      else if (ev.type === "out") out.push({ text: t("mark_out", { place: placeName(ev.order - 1) }), who, cls: "out" });
+      else if (ev.type === "act" && /^[3-9TJQKA2XD]+$/.test(ev.action || "")) {
+        const p = playOf(parseCounts(ev.action));
+        if (p && p.gouji) out.push({ text: t("mark_gouji"), who, cls: "gouji", soft: true });
+      }
+    }
+    // the strongest mark wins (a gouji play that opens the point is told as 开点)
+    const strong = out.filter((m) => !m.soft);
+    return strong.length ? strong.slice(-2) : out.slice(-1);
+  }
+
+  showMarks() {
+    const marks = this.marks || [];
+    this.marks = null;
+    if (!marks.length) return;
+    if (this.prefs.sound) this.sounds.mark();
+    const holder = h("div.marks", { "aria-hidden": "true" },
+      marks.map((m) => h("div.mark.mark-" + m.cls, h("span.mark-text", m.text), h("span.mark-who", m.who))));
+    const felt = this.feltHolder.querySelector(".felt");
+    if (!felt) return;
+    felt.appendChild(holder);
+    this.announce(marks.map((m) => `${m.who}: ${m.text}`).join("; "));
+    clearTimeout(this.markTimer);
+    this.markTimer = setTimeout(() => holder.remove(), reducedMotion() ? MARK_MS / 2 : MARK_MS);
+  }
+
+  /** The top play flies in from its player's seat when it is new. */
+  animateTop() {
+    const v = this.frame.view;
+    const key = v.top ? `${this.deal}:${v.top_seat}:${v.top}:${this.frame.state}` : null;
+    const fresh = v.top && this.lastTopPlay !== `${this.deal}:${v.top_seat}:${v.top}`;
+    if (v.top) this.lastTopPlay = `${this.deal}:${v.top_seat}:${v.top}`;
+    if (!key || !fresh) return;
+    if (this.prefs.sound) this.sounds.play();
+    if (reducedMotion()) return;
+    const cards = this.feltHolder.querySelector(".top-play .play-cards");
+    const seat = this.feltHolder.querySelector(`.seat[data-seat='${v.top_seat}']`);
+    if (!cards || !seat) return;
+    const a = cards.getBoundingClientRect();
+    const b = seat.getBoundingClientRect();
+    cards.style.setProperty("--from-x", `${b.left + b.width / 2 - (a.left + a.width / 2)}px`);
+    cards.style.setProperty("--from-y", `${b.top + b.height / 2 - (a.top + a.height / 2)}px`);
+    cards.classList.add("fly");
+  }
+
+  settingsBox() {
+    const box = h("div.summary.settings#settings", { role: "dialog", "aria-label": t("settings"), tabindex: "-1" },
+      h("h2", t("settings")),
+      h("label.check", h("input#pref-sound", { type: "checkbox", checked: this.prefs.sound,
+        onchange: (e) => { this.prefs.sound = e.target.checked; savePrefs(this.prefs); if (this.prefs.sound) this.sounds.play(); } }),
+      " " + t("pref_sound")),
+      h("label.check", h("input#pref-ask-single", { type: "checkbox", checked: this.prefs.askSingle,
+        onchange: (e) => {
+          this.prefs.askSingle = e.target.checked;
+          savePrefs(this.prefs);
+          if (this.info && this.info.token) this.send({ type: "prefs", ask_single: this.prefs.askSingle, token: this.info.token });
+        } }),
+      " " + t("pref_ask_single")),
+      h("p.muted.small", t("pref_ask_single_help")),
+      h("div.prompt-btns", h("button.btn.primary#settings-close", { type: "button",
+        onclick: () => { this.settingsOpen = false; this.renderOverlay(); } }, t("close"))));
+    return box;
   }
 
   bieSan() {
@@ -404,6 +535,8 @@ export class LiveTable {
               onclick: () => { this.autoAsked = !auto; this.send({ type: "auto", on: !auto, token: this.info.token }); },
             }, auto ? t("auto_on") : t("auto_off"))
           : null,
+        h("button.chip", { type: "button", id: "settings-btn", title: t("settings"),
+          onclick: () => { this.settingsOpen = !this.settingsOpen; this.renderOverlay(); } }, "⚙"),
         h("button.chip", { type: "button", id: "help-btn", title: t("keys_title"), "aria-expanded": this.helpOpen ? "true" : "false",
           onclick: () => this.toggleHelp() }, "?"),
         h("button.chip", { type: "button", onclick: () => this.leave() }, t(this.info ? "leave" : "lobby")),
@@ -454,6 +587,8 @@ export class LiveTable {
       status.classList.add("mine", "forced");
     }
     if (status) this.announce(status.textContent);
+    this.animateTop();
+    this.showMarks();
     this.tick();
   }
 
@@ -627,7 +762,28 @@ export class LiveTable {
     if (top && this.frame.view.phase === "play") {
       const a = playOf(parseCounts(top));
       const extra = this.sel[TWO] + this.sel[13] + this.sel[14];
-      if (a && !a.effBig) want = Math.max(1, Math.min(n, a.size - extra));
+      if (a && !a.effBig) {
+        want = Math.max(1, Math.min(n, a.size - extra));
+        if (want < a.size - extra) {
+          // too few of the rank: make up the count with 2s, then small, then big jokers, if that beats
+          const hand = this.handCounts();
+          const trial = this.sel.slice();
+          trial[r] = want;
+          let short = a.size - extra - want;
+          for (const q of [TWO, 13, 14]) {
+            const add = Math.min(short, hand[q] - trial[q]);
+            trial[q] += add;
+            short -= add;
+          }
+          if (!short && playAllowed(trial, hand, top, this.rules)) {
+            this.sel = trial;
+            this.renderHand();
+            this.renderActions();
+            this.markHint();
+            return;
+          }
+        }
+      }
     }
     this.setSel(r, want);
   }
@@ -820,8 +976,9 @@ export class LiveTable {
     } else if (key === "?") {
       this.toggleHelp();
     } else if (key === "Escape") {
-      if (this.helpOpen || this.confirming) {
+      if (this.helpOpen || this.confirming || this.settingsOpen) {
         this.helpOpen = false;
+        this.settingsOpen = false;
         this.confirming = null;
         this.renderOverlay();
       } else this.clearSel();
@@ -934,10 +1091,10 @@ export class LiveTable {
 
   renderOverlay() {
     clear(this.overlay);
-    if (this.confirming || this.helpOpen) {
-      const box = this.confirming ? this.confirmBox() : this.helpBox();
+    if (this.confirming || this.helpOpen || this.settingsOpen) {
+      const box = this.confirming ? this.confirmBox() : this.helpOpen ? this.helpBox() : this.settingsBox();
       this.overlay.appendChild(h("div.backdrop", box));
-      (box.querySelector("#confirm-cancel, #help-close") || box).focus();
+      (box.querySelector("#confirm-cancel, #help-close, #settings-close") || box).focus();
       return;
     }
     const s = this.summary;
