@@ -4,6 +4,8 @@ language, endings that explain, and the fixes of the issue's list.  Screenshots 
 
 from __future__ import annotations
 
+import os
+import shutil
 import time
 from typing import Any
 
@@ -11,7 +13,7 @@ import gouji
 from gouji.server.replay_api import STATIC_DIR
 
 from .conftest import PHONE, LiveServer, shot
-from .test_table import open_seat, state
+from .test_table import DOCS_SCREENSHOT, open_seat, state
 
 
 def _person_with_bots(server: LiveServer, **body: Any) -> dict[str, Any]:
@@ -98,7 +100,10 @@ def test_a_whole_deal_by_mouse_few_clicks_no_question_with_one_answer_and_the_ti
         person_s += time.monotonic() - t0
         if asked == 6 and not shots:
             shots = 1
-            shot(page, "card-room-desktop")
+            time.sleep(0.6)  # the play has landed on the table
+            path = shot(page, "card-room-desktop")
+            if os.environ.get("GOUJI_UPDATE_SCREENSHOT"):
+                shutil.copyfile(path, DOCS_SCREENSHOT)
         page.wait_for_function(
             "s => window.gouji.view.frame.state > s || !!document.querySelector('#summary-continue')"
             " || window.gouji.view.frame.turn.answered !== undefined",
@@ -243,19 +248,24 @@ def test_on_a_phone_no_boxes_overlap(browser: Any, server: LiveServer) -> None:
         ctx.close()
 
 
+def _take_hint(page: Any) -> None:
+    """Ask for the hint, take it, and wait for the table to move on."""
+    before = state(page)
+    page.click("#btn-hint")
+    page.wait_for_selector(".hinted:not([disabled])")
+    page.click(".hinted")
+    if page.query_selector("#confirm-ok"):
+        page.click("#confirm-ok")
+    page.wait_for_function(
+        "s => window.gouji.view.frame.state > s || !!document.querySelector('#summary-continue')", arg=before
+    )
+
+
 def _play_by_hint_to_the_summary(page: Any) -> None:
     for _ in range(400):
         if _wait_decision(page) == "over":
             return
-        before = state(page)
-        page.click("#btn-hint")
-        page.wait_for_selector(".hinted:not([disabled])")
-        page.click(".hinted")
-        if page.query_selector("#confirm-ok"):
-            page.click("#confirm-ok")
-        page.wait_for_function(
-            "s => window.gouji.view.frame.state > s || !!document.querySelector('#summary-continue')", arg=before
-        )
+        _take_hint(page)
     raise AssertionError("the deal does not end")
 
 
@@ -298,13 +308,7 @@ def test_the_english_log_says_you_pass_and_setup_passes_leave_no_bubbles(new_pag
             break
         if _wait_decision(page) == "over":
             break
-        before = state(page)
-        page.click("#btn-hint")
-        page.wait_for_selector(".hinted:not([disabled])")
-        page.click(".hinted")
-        page.wait_for_function(
-            "s => window.gouji.view.frame.state > s || !!document.querySelector('#summary-continue')", arg=before
-        )
+        _take_hint(page)
     lines = page.eval_on_selector_all(".log li", "els => els.map(e => e.textContent)")
     assert any(line.startswith("you ") for line in lines)
     assert not any(line.startswith("you passes") or line.startswith("you plays") for line in lines)

@@ -149,18 +149,13 @@ def parse_client(text: str | bytes) -> ClientMessage:
         if decision is None and state is None:
             raise ProtocolError(BAD_MESSAGE, "'act' needs the decision it answers ('decision': turn.decision)", ref)
         return ClientMessage("act", id=ref, token=token, action=action, state=state, decision=decision)
-    if kind == "prefs":
-        ask = msg.get("ask_single")
-        if not isinstance(ask, bool):
-            raise ProtocolError(BAD_MESSAGE, "'prefs' needs 'ask_single': true or false", ref)
-        token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
-        return ClientMessage("prefs", id=ref, token=token, on=ask)
-    if kind == "auto":
-        on = msg.get("on")
+    if kind in ("auto", "prefs"):  # a switch: 托管 on or off; be asked even with one answer or not
+        key = "on" if kind == "auto" else "ask_single"
+        on = msg.get(key)
         if not isinstance(on, bool):
-            raise ProtocolError(BAD_MESSAGE, "'auto' needs 'on': true or false", ref)
+            raise ProtocolError(BAD_MESSAGE, f"{kind!r} needs {key!r}: true or false", ref)
         token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
-        return ClientMessage("auto", id=ref, token=token, on=on)
+        return ClientMessage(kind, id=ref, token=token, on=on)
     if kind == "ready":
         token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
         return ClientMessage("ready", id=ref, token=token)

@@ -244,8 +244,9 @@ function renderSeat(model, s, pos, p, outOrder, places) {
 }
 
 function actBubble(act) {
-  if (act.startsWith("burn ")) return h("span", t("btn_burn") + " ", playCards(act.slice(5), "mini"));
-  if (/^[3-9TJQKA2XD]+$/.test(act)) return playCards(act, "mini");
+  // a recent play as rank groups with counts (K ×3 + 2 ×1): legible where overlapping cards are not
+  if (act.startsWith("burn ")) return h("span", t("btn_burn") + " ", miniHand(act.slice(5)));
+  if (/^[3-9TJQKA2XD]+$/.test(act)) return miniHand(act);
   const key = { declare: "btn_declare", revolt: "btn_revolt", yaotou: "btn_yaotou", wutou: "btn_wutou", buy4: "btn_buy4" }[act];
   return key ? t(key) : act;
 }
