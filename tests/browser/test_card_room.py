@@ -4,6 +4,7 @@ language, endings that explain, and the fixes of the issue's list.  Screenshots 
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import time
@@ -336,3 +337,29 @@ def test_settings_ask_single_and_sound(new_page: Any, server: LiveServer) -> Non
     assert page.evaluate("JSON.parse(localStorage.getItem('gouji.prefs'))") == {"sound": True, "askSingle": True}
     shot(page, "settings")
     page.click("#settings-close")
+
+
+def test_no_question_with_one_answer_reaches_the_page_on_any_preset(new_page: Any, server: LiveServer) -> None:
+    page = new_page()
+    frames: list[dict[str, Any]] = []
+
+    def on_ws(ws: Any) -> None:
+        def keep(payload: Any) -> None:
+            try:
+                f = json.loads(payload)
+            except (TypeError, ValueError):
+                return
+            if f.get("type") == "state":
+                frames.append(f["turn"])
+
+        ws.on("framereceived", keep)
+
+    page.on("websocket", on_ws)
+    for preset in gouji.PRESETS:
+        t = _person_with_bots(server, preset=preset)
+        open_seat(page, t["code"], 0, t["token"], "Ann")
+        _play_by_hint_to_the_summary(page)
+    prompts = [turn for turn in frames if "legal_count" in turn]
+    assert prompts and all(turn["legal_count"] > 1 for turn in prompts)
+    shown = [turn for turn in frames if turn.get("forced")]
+    assert shown, "the page was told of decisions made for it (要不起), never asked them"

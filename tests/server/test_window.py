@@ -195,3 +195,28 @@ def test_prefs_ask_single_makes_the_person_click_even_one_answer() -> None:
         assert e.code == P.BAD_MESSAGE and "ask_single" in e.message
     else:
         raise AssertionError("a prefs message without a boolean is refused")
+
+
+def test_a_timeout_in_a_burn_window_declines_and_puts_the_seat_on_auto() -> None:
+    async def run() -> None:
+        hands = ["QQQ5553", "9996", "KKKX8873", "8863", "7763", "AAAX7743"]
+        rules = gouji.RuleSet.preset("qingdao").to_dict()
+        config = TableConfig("qingdao", rules, 1, 1, 0.05, 0.0, (None,) * 6)
+        room = Room(1, "WINDOW", config, "x" * 64)
+        deal = gouji.Deal.from_hands(hands, "qingdao", leader=0)
+        room.match.deals[-1] = deal
+        for s in range(6):
+            room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"token-{s}")})
+        room.commit("start")
+        room.commit("act", 0, {"action": "QQQ", "by": "player"})
+        w = room.window
+        assert w is not None and w.kind == "burn" and w.asked == {2, 5}
+        for _ in range(200):
+            if room.window is not w:
+                break
+            await asyncio.sleep(0.01)
+        acts = [(e["seat"], e["action"]) for e in deal.events if e["type"] == "act"]
+        assert acts[1:5] == [(2, "pass"), (4, "pass"), (1, "pass"), (5, "pass")]  # the timeout declined
+        assert room.seats[2].auto and room.seats[5].auto and not room.seats[4].auto
+
+    asyncio.run(run())
