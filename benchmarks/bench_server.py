@@ -401,6 +401,58 @@ def memory_per_table(tables: int, tmp: str) -> dict[str, Any]:
     return asyncio.run(main())
 
 
+def loop_hold(tables: int, seconds: float, tmp: str) -> dict[str, Any]:
+    """How long the event loop is held, in process: ``tables`` tables of six heuristic bots on the largest
+    deck the rules allow (8 decks) play at once, with no delay, while a ticker asks for the loop every
+    millisecond.  The overshoot of each tick in wall-clock time is how long the loop waited (for the work of
+    other callbacks, for the interpreter lock while a bot thinks, for the CPU on a busy machine); the loop
+    thread's own CPU time between two ticks bounds the work of any one callback."""
+    from gouji.rule_bounds import MAX_DECKS
+    from gouji.server.durability import Writer
+    from gouji.server.limits import Limits
+    from gouji.server.lobby import Lobby
+    from gouji.server.serve import tune_interpreter
+    from gouji.server.storage import open_store
+
+    tune_interpreter()  # as the server does: a 1 ms switch interval between the loop and the bots' thread
+
+    async def main() -> dict[str, Any]:
+        store = open_store(f"sqlite:///{os.path.join(tmp, 'hold.db')}")
+        writer = Writer(store)
+        limits = Limits(create_burst=10**9, waiting_per_client=10**9)
+        lobby = Lobby(writer, default_turn=None, default_bot_delay=0.0, max_tables=10**6, limits=limits)
+        body = {"bots": ["heuristic"] * 6, "set_length": 20, "options": {"decks": MAX_DECKS}}
+        for _ in range(tables):
+            await lobby.create(body)
+        holds: list[float] = []
+        work: list[float] = []
+        end = time.perf_counter() + seconds
+        while time.perf_counter() < end:
+            t, c = time.perf_counter(), time.thread_time()
+            await asyncio.sleep(0.001)
+            holds.append(time.perf_counter() - t - 0.001)
+            work.append(time.thread_time() - c)
+        moves = sum(r.state for r in lobby.rooms.values())
+        lobby.shutdown()
+        await writer.drain()
+        writer.close()
+        store.close()
+        holds.sort()
+        work.sort()
+        return {
+            "tables": tables,
+            "decks": MAX_DECKS,
+            "seconds": seconds,
+            "changes": moves,
+            "hold_ms_p99": round(holds[int(len(holds) * 0.99)] * 1000, 2),
+            "hold_ms_max": round(holds[-1] * 1000, 2),
+            "loop_cpu_ms_p99": round(work[int(len(work) * 0.99)] * 1000, 2),
+            "loop_cpu_ms_max": round(work[-1] * 1000, 2),
+        }
+
+    return asyncio.run(main())
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=100)
@@ -416,6 +468,9 @@ def main() -> None:
     parser.add_argument("--postgres", help="a PostgreSQL URL: run on a new database there too")
     parser.add_argument("--kill", action="store_true", help="end each run with kill -9 and count what was lost")
     parser.add_argument("--memory", type=int, default=0, help="measure memory per finished table over N tables")
+    parser.add_argument(
+        "--hold", type=int, default=0, help="measure how long N tables of heuristic bots hold the event loop"
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     try:
@@ -437,9 +492,17 @@ def main() -> None:
                 if not args.json:
                     report(results[-1])
         memory = memory_per_table(args.memory, tmp) if args.memory else None
+        hold = loop_hold(args.hold, 10.0, tmp) if args.hold else None
     if args.json:
-        print(json.dumps({"runs": results, "memory": memory}, indent=2))
+        print(json.dumps({"runs": results, "memory": memory, "hold": hold}, indent=2))
         return
+    if hold is not None:
+        print(
+            f"event loop held ({hold['tables']} tables of six heuristic bots, {hold['decks']} decks, no delay, "
+            f"{hold['changes']} changes in {hold['seconds']} s): p99 {hold['hold_ms_p99']} ms, "
+            f"longest {hold['hold_ms_max']} ms (load average {os.getloadavg()[0]:.2f}); the loop's own CPU time "
+            f"between two ticks: p99 {hold['loop_cpu_ms_p99']} ms, longest {hold['loop_cpu_ms_max']} ms"
+        )
     if memory is not None:
         print(
             f"memory per finished table ({memory['tables']} tables of six bots, one deal each): "

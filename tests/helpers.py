@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import copy
 import random
+import socket
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
@@ -143,3 +144,11 @@ def wait_until(pred: Callable[[], object], timeout: float = 20.0, what: str = "t
         if time.monotonic() > end:
             raise AssertionError(f"{what} did not come true within {timeout} s")
         time.sleep(0.01)
+
+
+def free_port() -> int:
+    """A TCP port free on 127.0.0.1 right now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port

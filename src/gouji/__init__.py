@@ -19,7 +19,7 @@ from .deal import PLACE_NAMES, Deal, IllegalAction, opposite, team
 from .hints import hint
 from .plays import InvalidPlay, Play, is_gouji, is_pure_gouji, parse_play
 from .plays import beats as _beats
-from .rules import PRESETS, RuleSet, UnknownRules, resolve
+from .rules import PRESETS, InvalidRules, RuleSet, UnknownRules, resolve
 
 __version__ = "0.1.0"
 
@@ -42,6 +42,7 @@ __all__ = [
     "IllegalAction",
     "InvalidCards",
     "InvalidPlay",
+    "InvalidRules",
     "LegalActions",
     "Play",
     "RuleSet",

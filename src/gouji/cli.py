@@ -25,6 +25,7 @@ from rich.text import Text
 
 from . import __version__
 from . import rules as rules_module
+from .cli_match import RULE_OPTION, with_options
 from .deal import PLACE_NAMES, SEATS, Deal, team
 from .rules import PRESETS, RuleSet, resolve
 
@@ -383,8 +384,16 @@ def rules(preset: str | None, as_json: bool) -> None:
     type=click.Path(dir_okay=False, path_type=Path),
     help="With --set: store the sets' records (a JSON list) for `gouji replay`.",
 )
+@RULE_OPTION
 def sim(
-    preset: str, deals: int, seed: int | None, as_json: bool, sets: bool, bots: str, record_path: Path | None
+    preset: str,
+    deals: int,
+    seed: int | None,
+    as_json: bool,
+    sets: bool,
+    bots: str,
+    record_path: Path | None,
+    options: dict[str, Any],
 ) -> None:
     """Play --deals deals between uniformly random players and report how places fell, burns, 闷,
     revolutions, openings and the speed.  With --set, play --deals whole sets (set_length deals each, with
@@ -392,7 +401,7 @@ def sim(
     same figures."""
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    rs = RuleSet.preset(preset)
+    rs = with_options(RuleSet.preset(preset), options)
     if sets:
         _sim_sets(rs, deals, seed, bots, as_json, record_path)
         return
@@ -417,7 +426,10 @@ def sim(
     "--jobs", type=click.IntRange(min=1), default=1, show_default=True, help="Worker processes (same results)."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the results as one JSON object.")
-def arena(bot_a: str, bot_b: str, preset: str, deals: int, seed: int | None, jobs: int, as_json: bool) -> None:
+@RULE_OPTION
+def arena(
+    bot_a: str, bot_b: str, preset: str, deals: int, seed: int | None, jobs: int, as_json: bool, options: dict[str, Any]
+) -> None:
     """Play --deals duplicate deals between bots --a and --b: every deal twice with the same cards, the teams
     swapping seats, so each bot holds each set of hands once.  Reports per bot the mean place points per
     deal with a 95% confidence interval, the pairs won, mean place, sweeps, 闷, burns and revolutions, and
@@ -431,7 +443,7 @@ def arena(bot_a: str, bot_b: str, preset: str, deals: int, seed: int | None, job
             raise click.BadParameter(f"no bot {name!r}; the bots are {', '.join(sorted(BOTS))}", param_hint=hint)
     if seed is None:
         seed = random.SystemRandom().randrange(1_000_000)
-    rs = RuleSet.preset(preset)
+    rs = with_options(RuleSet.preset(preset), options)
     bar = _progress()
     with bar:
         task = bar.add_task(f"{bot_a} vs {bot_b}: duplicate deals", total=deals)

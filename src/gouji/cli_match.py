@@ -30,6 +30,42 @@ def _rules(name: str) -> RuleSet:
         raise click.BadParameter(f"no preset {name!r}; the presets are {', '.join(PRESETS)}") from None
 
 
+def parse_rule_options(
+    ctx: click.Context | None, param: click.Parameter | None, items: tuple[str, ...]
+) -> dict[str, Any]:
+    """``--option NAME=VALUE`` items as a dict: VALUE read as JSON (``false``, ``3``, ``[4,2,0,0,-2,-4]``,
+    ``{"3":10}``), else taken as a word (``scoring=tournament``)."""
+    out: dict[str, Any] = {}
+    for item in items:
+        name, sep, text = item.partition("=")
+        if not sep or not name.strip():
+            raise click.BadParameter(f"{item!r}: give NAME=VALUE, e.g. bie_san=false", param_hint="--option")
+        try:
+            value = json.loads(text)
+        except (json.JSONDecodeError, RecursionError):
+            value = text
+        out[name.strip()] = value
+    return out
+
+
+def with_options(rules: RuleSet, options: dict[str, Any]) -> RuleSet:
+    """``rules`` with the ``--option`` changes; a refused option is a :class:`click.BadParameter`."""
+    try:
+        return rules.replace(**options) if options else rules
+    except UnknownRules as e:
+        raise click.BadParameter(str(e), param_hint="--option") from None
+
+
+RULE_OPTION = click.option(
+    "--option",
+    "options",
+    multiple=True,
+    metavar="NAME=VALUE",
+    callback=parse_rule_options,
+    help="Change one rule option of the preset (repeatable), e.g. bie_san=false or place_points=[6,3,1,-1,-3,-6].",
+)
+
+
 def check_writable(path: Path, option: str = "--record") -> None:
     """Refuse, before any work is done, a path a record cannot be written to (no such directory, a
     directory, no permission): a :class:`click.BadParameter` naming ``option``."""
@@ -157,10 +193,19 @@ def register(main: click.Group) -> None:
     @click.option("--seed", default=1, show_default=True, type=int)
     @click.option("--record", "record_path", type=click.Path(dir_okay=False, path_type=Path), help="store the record")
     @click.option("--json", "as_json", is_flag=True, help="print the result as JSON")
-    def tournament(bots: str, rules_name: str, deals: int, seed: int, record_path: Path | None, as_json: bool) -> None:
+    @RULE_OPTION
+    def tournament(
+        bots: str,
+        rules_name: str,
+        deals: int,
+        seed: int,
+        record_path: Path | None,
+        as_json: bool,
+        options: dict[str, Any],
+    ) -> None:
         """A duplicate tournament match (比赛规则) between two bot teams: every deal at two tables with
         the same cards and the teams swapped; small points 6..1, match points 3/1/0."""
-        rules = _rules(rules_name)
+        rules = with_options(_rules(rules_name), options)
         names = bots.split(",")
         if len(names) != 2 or any(n not in BOTS for n in names):
             raise click.BadParameter(f"give two bots, e.g. heuristic,random; the bots are {', '.join(sorted(BOTS))}")

@@ -32,7 +32,7 @@ from .actions import (
     Return,
     parse_action,
 )
-from .deal_checks import check_hands, check_seat
+from .deal_checks import check_hands, check_seat, check_viewer
 from .plays import Play, beats, responses
 from .rules import RuleSet, resolve
 from .tribute import Payment
@@ -153,7 +153,7 @@ class Deal:
         """
         rs = resolve(rules)
         counts = check_hands(hands, rs)
-        check_seat(leader, "leader")
+        leader = check_seat(leader, "leader")
         deal = cls(rs, counts, leader)
         event: dict[str, Any] = {
             "type": "deal",
@@ -197,7 +197,7 @@ class Deal:
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         rng = random.Random(seed)
-        first = rng.randrange(SEATS) if leader is None else leader
+        first = rng.randrange(SEATS) if leader is None else check_seat(leader, "leader")
         deck = C.build_deck(rs.decks, rs.removed_counts)
         hands = C.deal_hands(deck, SEATS, first, rng)
         deal = cls(rs, hands, first)
@@ -269,17 +269,17 @@ class Deal:
 
     def hand(self, seat: int) -> str:
         """That seat's cards, as text (highest first)."""
-        check_seat(seat)
+        seat = check_seat(seat)
         return C.format_counts(self.hands[seat])
 
     def hand_counts(self, seat: int) -> C.Counts:
         """That seat's cards as per-rank counts."""
-        check_seat(seat)
+        seat = check_seat(seat)
         return tuple(self.hands[seat])
 
     def card_count(self, seat: int) -> int:
         """How many cards a seat holds."""
-        check_seat(seat)
+        seat = check_seat(seat)
         return sum(self.hands[seat])
 
     def result(self) -> dict[str, Any]:
@@ -303,7 +303,7 @@ class Deal:
 
     def headless(self, seat: int) -> bool:
         """无头: the seat's opposite is no longer in play (and no 要头 protection is left)."""
-        check_seat(seat)
+        seat = check_seat(seat)
         return not self.in_play[(seat + 3) % SEATS] and self.yaotou_left[seat] <= 0
 
     def legal_actions(self) -> LegalActions:
@@ -1048,8 +1048,7 @@ class Deal:
 
         A player's own count is always known, a player who went out holds 0 and a revolutionary's hand
         lies face up; otherwise ``show_counts`` decides (None when hidden)."""
-        check_seat(seat, allow_none=True)
-        check_seat(of, "of")
+        seat, of = check_viewer(seat), check_seat(of, "of")
         n = sum(self.hands[of])
         status = self.status[of]
         if seat == of or status == REVOLTED:
@@ -1069,8 +1068,7 @@ class Deal:
         记牌器) — and nothing else.  ``log=False`` leaves out the event log (bots that need only the
         state save the work of copying it).
         """
-        if seat is not None and not 0 <= seat < SEATS:
-            raise ValueError(f"seat must be 0-5 or None, not {seat}")
+        seat = check_viewer(seat)
         # The loop inlines count_visible and headless (the server builds views on every change).
         place_of = {s: i for i, s in enumerate(self.places)} if self.places else {}
         status, hands, in_play, yaotou_left = self.status, self.hands, self.in_play, self.yaotou_left

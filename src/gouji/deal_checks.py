@@ -23,18 +23,36 @@ class InvalidHands(ValueError):
     """Hands that cannot be dealt under the rule set: the message names the seat or rank."""
 
 
-def check_seat(seat: Any, name: str = "seat", allow_none: bool = False) -> int | None:
-    """``seat`` as an int 0-5 (``None`` passes when ``allow_none``); raises :class:`InvalidSeat`."""
-    if seat is None and allow_none:
+class InvalidPayment(ValueError):
+    """A tribute payment (:class:`gouji.tribute.Payment`) that names no seats or no count of cards."""
+
+
+def check_seat(seat: Any, name: str = "seat") -> int:
+    """``seat`` as an int 0-5 (anything with ``__index__``, not a bool); raises :class:`InvalidSeat`."""
+    n = _as_seat(seat)
+    if n is None:
+        raise InvalidSeat(f"{name} must be a seat 0-{SEATS - 1}, not {show(seat)}")
+    return n
+
+
+def check_viewer(seat: Any) -> int | None:
+    """A seat whose view is asked for: a seat 0-5, or ``None`` for the public; raises :class:`InvalidSeat`."""
+    if seat is None:
+        return None
+    n = _as_seat(seat)
+    if n is None:
+        raise InvalidSeat(f"seat must be a seat 0-{SEATS - 1} or None, not {show(seat)}")
+    return n
+
+
+def _as_seat(seat: Any) -> int | None:
+    if isinstance(seat, bool):
         return None
     try:
-        n = None if isinstance(seat, bool) else operator.index(seat)
+        n = operator.index(seat)
     except TypeError:
-        n = None
-    if n is None or not 0 <= n < SEATS:
-        allowed = f"0-{SEATS - 1}" + (" or None" if allow_none else "")
-        raise InvalidSeat(f"{name} must be a seat {allowed}, not {show(seat)}")
-    return n
+        return None
+    return n if 0 <= n < SEATS else None
 
 
 def _hand_counts(seat: int, hand: Any) -> C.Counts:
@@ -77,4 +95,30 @@ def check_hands(hands: Any, rules: RuleSet) -> list[C.Counts]:
     return counts
 
 
-__all__ = ["InvalidHands", "InvalidSeat", "check_hands", "check_seat"]
+def check_payment(payment: Any) -> None:
+    """A tribute payment names a kind, two different seats and a count of cards of at least 0 (it may be
+    large: a chain of counter-burns doubles it each time); raises :class:`InvalidPayment`."""
+    kind, cards = payment.kind, payment.cards
+    if not isinstance(kind, str) or not kind:
+        raise InvalidPayment(f"a payment's kind is a word such as 'luo', not {show(kind)}")
+    payer, receiver = payment.payer, payment.receiver
+    for seat in (payer, receiver):
+        if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < SEATS:
+            raise InvalidPayment(f"a payment's payer and receiver are seats 0-5, not {show(seat)}")
+    if payer == receiver:
+        raise InvalidPayment(f"seat {payer} cannot pay tribute to itself")
+    if isinstance(cards, bool) or not isinstance(cards, int) or cards < 0:
+        raise InvalidPayment(f"a payment's cards are a whole number of at least 0, not {show(cards)}")
+    if not isinstance(payment.returned, bool):
+        raise InvalidPayment(f"a payment's returned is true or false, not {show(payment.returned)}")
+
+
+__all__ = [
+    "InvalidHands",
+    "InvalidPayment",
+    "InvalidSeat",
+    "check_hands",
+    "check_payment",
+    "check_seat",
+    "check_viewer",
+]

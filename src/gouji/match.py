@@ -384,7 +384,7 @@ def load_record(data: Mapping[str, Any] | str | bytes) -> Match | Tournament:
     if isinstance(data, str | bytes):
         try:
             data = json.loads(data)
-        except json.JSONDecodeError as e:
+        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
             raise RecordError(f"the record is not valid JSON: {e}") from None
     if not isinstance(data, Mapping):
         raise RecordError("a record is a JSON object")

@@ -24,7 +24,7 @@ import dataclasses
 import math
 import types
 import typing
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any, Literal, get_args, get_origin
 
 from . import cards as C
@@ -79,23 +79,32 @@ def show(value: Any, limit: int = 60) -> str:
     """``repr(value)``, cut to about ``limit`` characters (a huge number or text stays readable)."""
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**limit:
         return f"a {value.bit_length()}-bit number"
-    text = repr(value)
+    try:
+        text = repr(value)
+    except ValueError:  # a number inside with more digits than Python converts to text
+        return f"a {type(value).__name__} holding a number too long to show"
     return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+Checker = Callable[[str, Any], Any]
+"""A compiled check of one type: ``checker(path, value)`` returns the value (lists made tuples) or raises."""
 
 
 def _refuse(name: str, value: Any, allowed: str) -> InvalidRules:
     return InvalidRules(f"{name}: {show(value)} is not allowed: expected {allowed}")
 
 
-_HINTS: dict[type, dict[str, Any]] = {}
+_PLANS: dict[type, list[tuple[str, Checker]]] = {}
 
 
-def _hints(cls: type) -> dict[str, Any]:
-    """The resolved field types of ``cls`` (computed once)."""
-    hints = _HINTS.get(cls)
-    if hints is None:
-        hints = _HINTS[cls] = typing.get_type_hints(cls)
-    return hints
+def _plan(cls: type) -> list[tuple[str, Checker]]:
+    """Each option field of ``cls`` with the compiled check of its type (worked out once per class)."""
+    plan = _PLANS.get(cls)
+    if plan is None:
+        hints = typing.get_type_hints(cls)
+        fields = [f.name for f in dataclasses.fields(cls) if f.name not in SKIP]
+        plan = _PLANS[cls] = [(name, checker(name, hints[name])) for name in fields]
+    return plan
 
 
 def _int_bounds(option: str) -> tuple[int, int]:
@@ -130,63 +139,104 @@ def describe(option: str, tp: Any) -> str:
     return getattr(tp, "__name__", str(tp))
 
 
+_CHECKERS: dict[tuple[str, Any], Checker] = {}
+
+
 def check_value(option: str, path: str, value: Any, tp: Any) -> Any:
     """``value`` checked against the type ``tp`` of ``option`` (``path`` names it in errors, e.g.
     ``place_points[2]``); returns it with lists made tuples.  Raises :class:`InvalidRules`."""
+    return checker(option, tp)(path, value)
+
+
+def checker(option: str, tp: Any) -> Checker:
+    """The check of values of type ``tp`` for ``option``, compiled once (a rule set is built often: every
+    replayed deal reads its rules back)."""
+    key = (option, tp)
+    found = _CHECKERS.get(key)
+    if found is None:
+        found = _CHECKERS[key] = _compile(option, tp)
+    return found
+
+
+def _compile(option: str, tp: Any) -> Checker:
     origin, args = get_origin(tp), get_args(tp)
+    allowed = describe(option, tp)
+    test: Callable[[Any], bool]
     if tp is bool:
-        if isinstance(value, bool):
-            return value
+        test = lambda v: v is True or v is False  # noqa: E731
     elif tp is int:
         lo, hi = _int_bounds(option)
-        if isinstance(value, int) and not isinstance(value, bool) and lo <= value <= hi:
-            return value
+        test = lambda v: type(v) is int and lo <= v <= hi  # noqa: E731
     elif tp is float:
         flo, fhi = FLOAT_BOUNDS.get(option, DEFAULT_FLOAT_BOUNDS)
-        number = isinstance(value, int | float) and not isinstance(value, bool)
-        if number and math.isfinite(value) and flo <= value <= fhi:
-            return float(value)
+
+        def check_float(path: str, value: Any) -> float:
+            number = isinstance(value, int | float) and not isinstance(value, bool)
+            if number and math.isfinite(value) and flo <= value <= fhi:
+                return float(value)
+            raise _refuse(path, value, allowed)
+
+        return check_float
     elif tp is str:
-        if isinstance(value, str) and len(value) <= MAX_TEXT:
-            return value
+        test = lambda v: isinstance(v, str) and len(v) <= MAX_TEXT  # noqa: E731
     elif origin is Literal:
-        if any(type(value) is type(a) and value == a for a in args):
-            return value
+        words = frozenset((type(a), a) for a in args)
+        test = lambda v: isinstance(v, str | int) and (type(v), v) in words  # noqa: E731
     elif origin is tuple:
-        if isinstance(value, list | tuple):
-            return _check_tuple(option, path, value, tp)
+        return _compile_tuple(option, tp, allowed)
     elif origin in (types.UnionType, typing.Union):
-        if value is None and type(None) in args:
-            return None
-        for a in args:
-            if a is type(None):
-                continue
-            try:
-                return check_value(option, path, value, a)
-            except InvalidRules:
-                continue
+        return _compile_union(option, args, allowed)
     else:  # pragma: no cover - a field type this module does not know yet
         raise TypeError(f"rule option {option}: no check for its type {tp!r}")
-    raise _refuse(path, value, describe(option, tp))
+
+    def check_plain(path: str, value: Any) -> Any:
+        if test(value):
+            return value
+        raise _refuse(path, value, allowed)
+
+    return check_plain
 
 
-def _check_tuple(option: str, path: str, value: list[Any] | tuple[Any, ...], tp: Any) -> tuple[Any, ...]:
+def _compile_tuple(option: str, tp: Any, allowed: str) -> Checker:
     args = get_args(tp)
-    if len(args) == 2 and args[1] is Ellipsis:
-        kinds = [args[0]] * len(value)
-    elif len(value) != len(args):
-        raise InvalidRules(
-            f"{path}: {show(value)} is not allowed: expected {len(args)} entries, not {len(value)} "
-            f"({describe(option, tp)})"
-        )
-    else:
-        kinds = list(args)
-    out = tuple(check_value(option, f"{path}[{i}]", v, k) for i, (v, k) in enumerate(zip(value, kinds, strict=True)))
-    if option in PERMUTATIONS:
-        words = get_args(args[0])
-        if sorted(out) != sorted(words):
-            raise _refuse(path, value, describe(option, tp))
-    return out
+    each = checker(option, args[0]) if len(args) == 2 and args[1] is Ellipsis else None
+    fixed = [checker(option, a) for a in args] if each is None else []
+    words = sorted(get_args(args[0])) if option in PERMUTATIONS else None
+
+    def check_tuple(path: str, value: Any) -> tuple[Any, ...]:
+        if not isinstance(value, list | tuple):
+            raise _refuse(path, value, allowed)
+        if each is None and len(value) != len(fixed):
+            raise InvalidRules(
+                f"{path}: {show(value)} is not allowed: expected {len(fixed)} entries, not {len(value)} ({allowed})"
+            )
+        checks = [each] * len(value) if each is not None else fixed
+        try:
+            out = tuple([c(path, v) for c, v in zip(checks, value, strict=True)])
+        except InvalidRules:  # again, to name the entry: place_points[5]
+            out = tuple([c(f"{path}[{i}]", v) for i, (c, v) in enumerate(zip(checks, value, strict=True))])
+        if words is not None and sorted(out) != words:
+            raise _refuse(path, value, allowed)
+        return value if isinstance(value, tuple) and all(a is b for a, b in zip(out, value, strict=True)) else out
+
+    return check_tuple
+
+
+def _compile_union(option: str, args: tuple[Any, ...], allowed: str) -> Checker:
+    nullable = type(None) in args
+    options = [checker(option, a) for a in args if a is not type(None)]
+
+    def check_union(path: str, value: Any) -> Any:
+        if value is None and nullable:
+            return None
+        for c in options:
+            try:
+                return c(path, value)
+            except InvalidRules:
+                continue
+        raise _refuse(path, value, allowed)
+
+    return check_union
 
 
 def _removed_pairs(removed: Any) -> Any:
@@ -199,7 +249,7 @@ def _removed_pairs(removed: Any) -> Any:
         if isinstance(item, list | tuple) and len(item) == 2 and isinstance(item[0], str | int):
             rank = str(item[0]).upper().replace("10", "T")
             if rank not in C.RANK_INDEX:
-                raise InvalidRules(f"removed: {show(item[0])} is not a rank: expected one of {C.RANKS} (T or 10: ten)")
+                raise _refuse("removed", item[0], f"a rank, one of {C.RANKS} (T or 10: ten)")
             item = (rank, item[1])
         out.append(item)
     return out
@@ -208,19 +258,15 @@ def _removed_pairs(removed: Any) -> Any:
 def check(rules: Any) -> dict[str, Any]:
     """Check every option of the rule set ``rules`` (a :class:`gouji.RuleSet` being built); returns the
     normalised values of the fields that changed form (lists → tuples, ``removed`` sorted by rank)."""
-    hints = _hints(type(rules))
     changed: dict[str, Any] = {}
-    for f in dataclasses.fields(rules):
-        if f.name in SKIP:
+    for name, check_field in _plan(type(rules)):
+        value = getattr(rules, name)
+        if name == "removed":
+            changed[name] = _canonical_removed(check_field(name, _removed_pairs(value)))
             continue
-        value = getattr(rules, f.name)
-        if f.name == "removed":
-            value = _removed_pairs(value)
-        new = check_value(f.name, f.name, value, hints[f.name])
-        if f.name == "removed":
-            new = _canonical_removed(new)
-        if new is not value or f.name == "removed":
-            changed[f.name] = new
+        new = check_field(name, value)
+        if new is not value:
+            changed[name] = new
     extra = getattr(rules, "extra", {})
     if not isinstance(extra, Mapping):
         raise _refuse("extra", extra, "an object")
@@ -232,7 +278,7 @@ def _canonical_removed(pairs: tuple[tuple[str, int], ...]) -> tuple[tuple[str, i
     seen: set[str] = set()
     for rank, _ in pairs:
         if rank in seen:
-            raise InvalidRules(f"removed: rank {rank} is listed twice: give each rank once with its count")
+            raise _refuse("removed", pairs, f"each rank once with its count ({rank} is listed twice)")
         seen.add(rank)
     return tuple(sorted(pairs, key=lambda p: C.RANK_INDEX[p[0]]))
 
@@ -244,7 +290,7 @@ def check_deck(decks: int, removed: tuple[tuple[str, int], ...], bie_san: bool, 
     such players every deal is void and dealt again, forever)."""
     deck = C.build_deck(decks, ())
     left = list(deck)
-    shown = " ".join(f"{r}×{n}" for r, n in removed)
+    shown = " ".join(f"{r}×{n}" for r, n in removed) if removed else ""
     for rank, n in removed:
         r = C.RANK_INDEX[rank]
         if r not in C.NATURAL_RANKS:
@@ -253,18 +299,21 @@ def check_deck(decks: int, removed: tuple[tuple[str, int], ...], bie_san: bool, 
                 "(2s and jokers are the money of buying, tribute and revolution)"
             )
         if n > deck[r]:
-            raise InvalidRules(f"removed: {rank}×{n} is not allowed: {decks} decks hold only {deck[r]} of rank {rank}")
+            raise InvalidRules(
+                f"removed: {rank}×{n} is not allowed: {decks} decks hold only {deck[r]} cards of rank {rank}"
+            )
         left[r] -= n
     if sum(left) < MIN_CARDS:
         raise InvalidRules(
-            f"removed: {shown} leaves {sum(left)} cards of {decks} decks: at least {MIN_CARDS} must stay (nine a seat)"
+            f"removed: {shown} is not allowed: it leaves {sum(left)} cards of {decks} decks; at least {MIN_CARDS} "
+            "must stay (nine a seat)"
         )
     for needed, held, option in ((bie_san, C.THREE, "bie_san"), (buy_four, C.FOUR, "buy_four")):
         if needed and left[held] < 6:
             raise InvalidRules(
-                f"decks {decks} with removed {shown or 'none'} leave {left[held]} cards of rank {C.RANKS[held]}: "
-                f"{option} makes every player hold one, so at least 6 must stay (use more decks, remove fewer or turn "
-                f"{option} off)"
+                f"{option}: True is not allowed with decks {decks} and removed {shown or 'none'}: that leaves "
+                f"{left[held]} cards of rank {C.RANKS[held]}, and {option} makes every player hold one, so at least "
+                f"6 must stay (use more decks, remove fewer or turn {option} off)"
             )
 
 

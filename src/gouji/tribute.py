@@ -11,6 +11,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
+from .deal_checks import InvalidPayment, check_payment
+from .rule_bounds import show
 from .rules import RuleSet
 
 SEATS = 6
@@ -28,19 +30,24 @@ class Payment:
     returned: bool = False
     """Whether the receiver gives back as many cards of their choice (还贡)."""
 
+    def __post_init__(self) -> None:
+        check_payment(self)
+
     def to_dict(self) -> dict[str, Any]:
         """Plain data for records."""
         return asdict(self)
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> Payment:
-        """Read back :meth:`to_dict`."""
+        """Read back :meth:`to_dict`; a malformed payment is an :class:`InvalidPayment`."""
+        if not isinstance(data, Mapping) or not {"kind", "payer", "receiver", "cards"} <= set(data):
+            raise InvalidPayment(f"a payment is an object with kind, payer, receiver and cards, not {show(data)}")
         return cls(
-            kind=str(data["kind"]),
-            payer=int(data["payer"]),
-            receiver=int(data["receiver"]),
-            cards=int(data["cards"]),
-            returned=bool(data.get("returned", False)),
+            kind=data["kind"],
+            payer=data["payer"],
+            receiver=data["receiver"],
+            cards=data["cards"],
+            returned=data.get("returned", False),
         )
 
 

@@ -3,13 +3,16 @@ finished and idle tables leaving memory, and the restore of a table whose record
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Iterator
 from typing import Any
 
+import pytest
 import sqlalchemy as sa
 from click.testing import CliRunner
 
+from gouji.bots import BOTS
 from gouji.cli import main
 from gouji.match import load_record
 from gouji.server import Limits
@@ -274,3 +277,38 @@ def test_serve_says_why_a_database_cannot_be_used() -> None:
         r = CliRunner().invoke(main, ["serve", "--database-url", url, "--port", "1"])
         assert r.exit_code != 0 and needle in r.output, r.output
         assert "Traceback" not in r.output and "secret" not in r.output
+
+
+class _BlockingBot:
+    """A bot that thinks until the test lets it answer."""
+
+    name = "blocking"
+    thinking = threading.Event()
+    release = threading.Event()
+
+    def decide(self, view: Any, legal: Any, rng: Any) -> Any:
+        type(self).thinking.set()
+        type(self).release.wait(10)
+        return legal[0]
+
+
+def test_a_bot_thinks_off_the_event_loop(make_server: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    """While a bot thinks, the server goes on serving: a hello at another table is answered."""
+    monkeypatch.setitem(BOTS, "blocking", _BlockingBot)
+    _BlockingBot.thinking.clear()
+    _BlockingBot.release.clear()
+    with make_server() as srv:
+        other = srv.create(bots=BOTS4)["code"]
+        code = srv.create(bots=["blocking"] * 6, set_length=1)["code"]
+        assert _BlockingBot.thinking.wait(10)
+        try:
+            with srv.connect(other) as watcher:  # welcome and the full view: the loop is not held
+                assert watcher.last_state is not None and not _BlockingBot.release.is_set()
+                r = srv.client.get(f"/api/tables/{code}")
+                # started; decisions with one answer were made for the seats, the bot has not answered
+                room = srv.lobby().rooms[code]
+                assert r.status_code == 200 and r.json()["state"] == room.state
+                assert room.window is not None and room.window.thinking
+        finally:
+            _BlockingBot.release.set()
+        wait_until(lambda: srv.lobby().rooms[code].state > 1, 10, "the bot's move")

@@ -156,9 +156,9 @@ def test_the_real_server_over_loopback(tmp_path: Any) -> None:
     import httpx
     from websockets.sync.client import connect
 
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+    from ..helpers import free_port
+
+    port = free_port()
     cmd = [sys.executable, "-m", "gouji.server.serve", "--port", str(port), "--log-level", "warning"]
     cmd += ["--database-url", f"sqlite:///{tmp_path / 'real.db'}", "--turn-seconds", "0", "--bot-delay", "0"]
     server = subprocess.Popen(cmd)

@@ -168,10 +168,12 @@ async def _hint_endpoint(request: Request) -> Response:
         if room.status != "playing" or room.ready is not None or not asked:
             raise _Refusal(409, "it is not your turn")
         h = hint(room.match.current, seat)
+        state = room.state
     except _Refusal as e:
         return JSONResponse({"error": e.message}, status_code=e.status)
+    await request.app.state.lobby.writer.drain()  # the state number it names is stored before it is shown
     return JSONResponse(
-        {"state": room.state, "seat": seat, "action": h.text, "reason": h.reason, "code": h.code, "params": h.params}
+        {"state": state, "seat": seat, "action": h.text, "reason": h.reason, "code": h.code, "params": h.params}
     )
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import collections
+import concurrent.futures
 import hashlib
 import hmac
 import json
@@ -562,7 +563,7 @@ class Room:
         self.commit("auto", seat, {"on": msg.on})
         w = self.window
         if msg.on and w is not None and seat in w.asked:  # the 托管 bot answers the open question now
-            self._answer(w, seat, self._bot_action(seat), "auto")
+            self._answer(w, seat, self._bot_action_now(seat), "auto")
 
     def set_prefs(self, conn: Connection, msg: P.ClientMessage) -> None:
         """``prefs``: whether the seat's player is asked even for decisions with one legal answer
@@ -627,7 +628,7 @@ class Room:
             if len(legal) == 1 and not (person and seat.ask_single and seat.nickname is not None):
                 w.answers[s] = (str(legal[0]), "forced")
             elif not person:
-                w.answers[s] = (self._bot_action(s), "bot" if seat.bot is not None else "auto")
+                w.thinking.append(s)  # the window's task has the bot think (on the bots' thread)
             else:
                 w.asked.add(s)
                 w.prompted.add(s)
@@ -651,6 +652,12 @@ class Room:
 
     async def _run_window(self, w: Window) -> None:
         loop = asyncio.get_running_loop()
+        for s in list(w.thinking):
+            answer = await self._bot_action(s)
+            if self.window is not w:
+                return  # the window closed meanwhile (a change of the table): the answer is dropped
+            w.answers[s] = (answer, "bot" if self.seats[s].bot is not None else "auto")
+            w.thinking.remove(s)
         wait = w.until - loop.time()
         if wait > 0:
             await asyncio.sleep(wait)
@@ -665,8 +672,10 @@ class Room:
             deal = self.match.current
             for s in sorted(w.asked):
                 legal = deal.legal_actions_of(s)
-                answer = timeout_answer(w.kind, PASS in legal)
-                w.answers[s] = (answer if answer is not None else self._bot_action(s), "timeout")
+                decline = timeout_answer(w.kind, PASS in legal)
+                w.answers[s] = (decline if decline is not None else await self._bot_action(s), "timeout")
+                if self.window is not w:
+                    return
             w.asked.clear()
         if self.window is w:
             self._timer = None  # this task ends here: resolving must not cancel it
@@ -721,14 +730,31 @@ class Room:
         if self.ready is not None:
             self.commit("resume", None, {"by": "timeout"})
 
-    def _bot_action(self, seat: int) -> str:
-        """The decision of seat ``seat``'s bot (or the 托管 bot) in the current window, from its own view."""
+    def _bot_call(self, seat: int) -> tuple[Bot, dict[str, Any], Any]:
+        """What seat ``seat``'s bot (or the 托管 bot) decides from: its own view and legal actions."""
         bot = self._bots.get(seat, self._auto_bot)
         deal = self.match.current
         legal = deal.legal_actions_of(seat)
+        return bot, deal.view(seat, log=bool(getattr(bot, "wants_log", False))), legal
+
+    def _bot_action_now(self, seat: int) -> str:
+        """The bot's action for ``seat`` in the current window, thought out here (a seat going on 托管
+        while it is asked)."""
+        bot, view, legal = self._bot_call(seat)
         try:
-            view = deal.view(seat, log=bool(getattr(bot, "wants_log", False)))
             return str(bot.decide(view, legal, self._rng))
+        except Exception:
+            log.exception("bot %s failed at table %s; playing the first legal action", bot.name, self.code)
+            return str(legal[0])
+
+    async def _bot_action(self, seat: int) -> str:
+        """The bot's action for ``seat`` in the current window, thought out on the bots' thread: the event
+        loop only makes the seat's view (the bot sees nothing else) and goes on serving every other table
+        meanwhile.  The window's task awaits it; a window closed meanwhile drops the answer."""
+        bot, view, legal = self._bot_call(seat)
+        try:
+            action = await asyncio.get_running_loop().run_in_executor(_bot_pool(), bot.decide, view, legal, self._rng)
+            return str(action)
         except Exception:
             log.exception("bot %s failed at table %s; playing the first legal action", bot.name, self.code)
             return str(legal[0])
@@ -747,6 +773,17 @@ class Room:
             self.deliver(conn, frame)
             self.deliver(conn, None)
         self.conns.clear()
+
+
+_BOT_POOL: concurrent.futures.ThreadPoolExecutor | None = None
+
+
+def _bot_pool() -> concurrent.futures.ThreadPoolExecutor:
+    """The thread the bots think on (one: the bots of every table take turns on it)."""
+    global _BOT_POOL
+    if _BOT_POOL is None:
+        _BOT_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="gouji-bots")
+    return _BOT_POOL
 
 
 def _write(conn: Connection, text: str | None) -> None:

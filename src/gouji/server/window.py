@@ -44,6 +44,8 @@ class Window:
     """seat → (action text, by: ``forced``, ``bot``, ``auto``, ``player`` or ``timeout``)."""
     asked: set[int] = field(default_factory=set)
     """People with a real choice who have not answered yet."""
+    thinking: list[int] = field(default_factory=list)
+    """Bot (and 托管) seats whose answer is still being thought out."""
     prompted: set[int] = field(default_factory=set)
     """Every person this window asked (answered or not)."""
     deadline: float | None = None
@@ -53,7 +55,7 @@ class Window:
 
     @property
     def complete(self) -> bool:
-        return not self.asked
+        return not self.asked and not self.thinking
 
 
 def window_kind(deal: Deal) -> str:
