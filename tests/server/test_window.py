@@ -12,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import json
 import statistics
-from typing import Any
+import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
 
 import gouji
 from gouji.bots.heuristic import HeuristicBot
@@ -20,6 +22,27 @@ from gouji.server import protocol as P
 from gouji.server.config import TableConfig
 from gouji.server.connection import Connection
 from gouji.server.table import Room, token_hash
+
+T = TypeVar("T")
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """asyncio.run in a thread of its own (the browser tests may leave a running loop in the main thread)."""
+    out: list[T] = []
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            out.append(asyncio.run(coro))
+        except BaseException as e:  # handed to the test's thread
+            errors.append(e)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+    return out[0]
 
 
 def _room(preset: str, seed: int, bots: tuple[str | None, ...], bot_delay: float = 0.0) -> Room:
@@ -77,7 +100,7 @@ async def _six_people(preset: str, seed: int) -> tuple[Room, list[dict[str, Any]
 def test_no_decision_with_one_answer_ever_reaches_a_person_on_every_preset() -> None:
     forced_total = 0
     for preset in gouji.PRESETS:
-        _, prompts, decisions = asyncio.run(_six_people(preset, seed=11))
+        _, prompts, decisions = _run(_six_people(preset, seed=11))
         assert prompts, preset
         for turn in prompts:
             assert turn["legal_count"] > 1, (preset, turn)
@@ -128,7 +151,7 @@ def test_the_seats_of_a_burn_offer_are_asked_at_once_and_the_others_learn_nothin
         assert acts[1:5] == [(2, "pass"), (4, "pass"), (1, "pass"), (5, "burn AAA")]
         assert deal.burner == 5
 
-    asyncio.run(run())
+    _run(run())
 
 
 def test_a_burn_window_takes_the_masking_time_whether_or_not_anyone_could_burn() -> None:
@@ -147,7 +170,7 @@ def test_a_burn_window_takes_the_masking_time_whether_or_not_anyone_could_burn()
             timings += room.timings
         return timings
 
-    timings = asyncio.run(run())
+    timings = _run(run())
     burns = [(t, choice) for kind, t, _, choice in timings if kind == "burn"]
     could = [t for t, choice in burns if choice]
     could_not = [t for t, choice in burns if not choice]
@@ -187,7 +210,7 @@ def test_prefs_ask_single_makes_the_person_click_even_one_answer() -> None:
             await asyncio.sleep(0)
         return singles
 
-    assert asyncio.run(run()) >= 3  # questions with one answer reached the person who asked for them
+    assert _run(run()) >= 3  # questions with one answer reached the person who asked for them
     bad = json.dumps({"type": "prefs", "ask_single": "yes", "token": "t"})
     try:
         P.parse_client(bad)
@@ -219,4 +242,4 @@ def test_a_timeout_in_a_burn_window_declines_and_puts_the_seat_on_auto() -> None
         assert acts[1:5] == [(2, "pass"), (4, "pass"), (1, "pass"), (5, "pass")]  # the timeout declined
         assert room.seats[2].auto and room.seats[5].auto and not room.seats[4].auto
 
-    asyncio.run(run())
+    _run(run())
