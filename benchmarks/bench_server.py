@@ -193,7 +193,9 @@ async def run(tables: int, seconds: float, max_moves: int, port: int, think: flo
     async with httpx.AsyncClient(base_url=base, timeout=30) as http:
         seats: list[tuple[str, str, int]] = []
         for t in range(tables):
-            code = (await http.post("/api/tables", json={"turn_seconds": None, "set_length": 20})).json()["code"]
+            # no masking time (it is the bot delay): the benchmark measures the server, not the table's pace
+            body = {"turn_seconds": None, "set_length": 20, "bot_delay": 0}
+            code = (await http.post("/api/tables", json=body)).json()["code"]
             for s in range(6):
                 r = await http.post(f"/api/tables/{code}/join", json={"nickname": f"p{t}-{s}", "seat": s})
                 seats.append((code, r.json()["token"], s))

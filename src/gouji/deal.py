@@ -418,6 +418,58 @@ class Deal:
             legal = self._legal = self._compute_legal()
         return legal
 
+    @property
+    def burn_offered(self) -> bool:
+        """Whether the seat to act is being offered the burn (烧牌) of a gouji play."""
+        return bool(self.round.burn_offers)
+
+    def window(self) -> list[int]:
+        """The seats the current event asks, one after another, the seat to act first: every seat still
+        offered the burn of a gouji play (in priority order), every seat still to answer a revolution (革命)
+        or a 买四 round (in turn order); else the seat to act alone (empty once the deal is over).
+
+        Each of them has its own :meth:`legal_actions_of`, which no earlier answer of the window changes
+        (an answer may only end the window: a burn taken, a deal voided), so a server may collect the
+        answers at once and feed them in this order."""
+        s = self.to_act
+        if s is None:
+            return []
+        if self.phase == PLAY and self.round.burn_offers:
+            return list(self.round.burn_offers)
+        if self.phase in (SETUP_REVOLUTION, SETUP_BUY_FOUR) and self.setup is not None:
+            return list(self.setup.queue)
+        return [s]
+
+    def legal_actions_of(self, seat: int) -> LegalActions:
+        """The actions seat ``seat`` of :meth:`window` will have when it is asked; ``ValueError`` for a seat
+        the current event does not ask."""
+        if seat == self.to_act:
+            return self.legal_actions()
+        if seat not in self.window():
+            raise ValueError(f"seat {seat} is not asked about the current event")
+        to_act = self.to_act
+        self.to_act = seat  # every seat of a window has the same kind of decision: compute it as if asked
+        try:
+            return self._compute_legal()
+        finally:
+            self.to_act = to_act
+
+    def refusal(self, seat: int, action: str | Action) -> str:
+        """Why ``action`` is not one of :meth:`legal_actions_of` ``seat`` now: the message :meth:`act`
+        would give that seat."""
+        try:
+            a = parse_action(action)
+        except InvalidAction as e:
+            return str(e)
+        if seat not in self.window():
+            return f"seat {seat} is not to act: it is seat {self.to_act}'s turn"
+        to_act, legal = self.to_act, self._legal
+        self.to_act, self._legal = seat, None
+        try:
+            return self._explain(seat, a)
+        finally:
+            self.to_act, self._legal = to_act, legal
+
     def act(self, action: str | Action, seat: int | None = None) -> None:
         """Take an action for the seat to act (or check that ``seat`` is that seat).
 

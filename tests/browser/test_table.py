@@ -1,15 +1,13 @@
 """The browser table in a real browser (Debian's Chromium through Playwright), against the real server.
 
-Screenshots of the key moments are kept in ``tests/browser/artifacts/``.  ``GOUJI_UPDATE_SCREENSHOT=1`` also
-copies the one of a deal in play to the README's ``docs/screenshot.png``.
+Screenshots of the key moments are kept in ``tests/browser/artifacts/``.  (``GOUJI_UPDATE_SCREENSHOT=1`` makes
+test_card_room.py copy its picture of a deal in play to the README's ``docs/screenshot.png``.)
 """
 
 from __future__ import annotations
 
 import json
-import os
 import random
-import shutil
 import time
 from pathlib import Path
 from typing import Any
@@ -157,9 +155,7 @@ def test_a_person_plays_a_whole_deal_with_five_bots(new_page: Any, server: LiveS
             if plays == 6:  # a deal in full swing: the README's picture
                 page.click("#btn-hint")
                 page.wait_for_selector(".hinted")
-                path = shot(page, "table-desktop")
-                if os.environ.get("GOUJI_UPDATE_SCREENSHOT"):
-                    shutil.copyfile(path, DOCS_SCREENSHOT)
+                shot(page, "table-desktop")
         assert page.evaluate("window.gouji.view.frame.turn.seat") == 0
         reasons.append(act_by_hint(page))
         decisions += 1

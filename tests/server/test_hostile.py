@@ -305,7 +305,10 @@ def test_a_bot_thinks_off_the_event_loop(make_server: Any, monkeypatch: pytest.M
             with srv.connect(other) as watcher:  # welcome and the full view: the loop is not held
                 assert watcher.last_state is not None and not _BlockingBot.release.is_set()
                 r = srv.client.get(f"/api/tables/{code}")
-                assert r.status_code == 200 and r.json()["state"] == 1  # started; the bot has not answered
+                # started; decisions with one answer were made for the seats, the bot has not answered
+                room = srv.lobby().rooms[code]
+                assert r.status_code == 200 and r.json()["state"] == room.state
+                assert room.window is not None and room.window.thinking
         finally:
             _BlockingBot.release.set()
         wait_until(lambda: srv.lobby().rooms[code].state > 1, 10, "the bot's move")

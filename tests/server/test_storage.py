@@ -84,8 +84,8 @@ def test_a_restart_mid_set_restores_the_table(make_server: Any, db_url: str) -> 
         room = srv.lobby().rooms[code]
         with srv.connect(code, token) as ann:
             drive({0: ann}, lambda: len(room.match.deals) >= 2 and room.match.current.decisions >= 5)
-            # seat 0 has no timer: once it is to act, the table stands still
-            wait_until(lambda: room.match.to_act == 0)
+            # seat 0 has no timer: once it is asked to choose, the table stands still
+            wait_until(lambda: room.window is not None and 0 in room.window.asked)
         state, record = room.state, room.match.record()
         hand0 = room.match.current.hand(0)
         games_before = srv.client.get(f"/api/tables/{code}/games").json()["games"]
@@ -108,7 +108,7 @@ def test_a_restart_mid_set_restores_the_table(make_server: Any, db_url: str) -> 
             f = play_turn(ann, 0)
             nxt = ann.until(lambda fr: fr["type"] == "state" and fr["state"] > f["state"])
             assert any(e["type"] == "act" and e["seat"] == 0 for e in nxt["events"])
-            wait_until(lambda: room2.match.to_act == 0)
+            wait_until(lambda: room2.window is not None and 0 in room2.window.asked)
         state2 = room2.state
     # and once more: the actions taken after the first restart were stored too
     with make_server() as srv3:

@@ -39,8 +39,9 @@ The lines it follows (the rule book and the regional texts' 技巧, playing tips
 The weights (:class:`Params`) were tuned by duplicate self-play against earlier versions; against the
 random bot the heuristic team wins practically every duplicate pair in every preset.
 
-:meth:`HeuristicBot.choose` returns the action with a one-line reason (used by :func:`gouji.hint`);
-:meth:`HeuristicBot.decide` drops the reason.  Decisions are deterministic for a given view.
+:meth:`HeuristicBot.explain` returns the action with its reason, a :class:`~gouji.reasons.Reason` (a code
+with parameters, used by :func:`gouji.hint`); :meth:`HeuristicBot.choose` gives the reason as an English
+line, :meth:`HeuristicBot.decide` drops it.  Decisions are deterministic for a given view.
 """
 
 from __future__ import annotations
@@ -68,11 +69,12 @@ from ..actions import (
     Decision,
 )
 from ..plays import NO_RANK, Play, parse_play
+from ..reasons import Reason
+from ..reasons import reason as R
 
 SEATS = 6
 THREE, FOUR, ACE, TWO, SMALL, BIG = C.THREE, C.FOUR, C.ACE, C.TWO, C.SMALL, C.BIG
 NAMES = "3456789TJQKA2XD"
-PLURAL = {r: ("10s" if c == "T" else f"{c}s") for r, c in enumerate(NAMES)}
 
 
 @dataclass(frozen=True)
@@ -263,27 +265,9 @@ def _with(r: int, k: int, t: int = 0, x: int = 0, d: int = 0) -> Play | None:
         return None
 
 
-def _odds(sp: float) -> str:
-    if sp >= 0.95:
-        return "nobody can beat it"
-    if sp >= 0.5:
-        return f"it stands {sp:.0%} of the time"
-    if sp >= 0.05:
-        return f"it may be beaten ({sp:.0%} it stands)"
-    return "it sheds a play even if beaten"
-
-
-def _desc(q: Play) -> str:
-    """A play as its parts: '55', 'KK+22', 'QQQ+D' …"""
-    parts = []
-    if q.k:
-        parts.append(str(q)[q.d + q.x + q.t :])
-    if q.t:
-        parts.append("2" * q.t)
-    jokers = "D" * q.d + "X" * q.x
-    if jokers:
-        parts.append(jokers)
-    return "+".join(parts) if parts else str(q)
+def _pct(sp: float) -> float:
+    """A chance as a reason's parameter (two decimals)."""
+    return round(sp, 2)
 
 
 # ------------------------------------------------------------------------------------------------ context
@@ -570,27 +554,32 @@ class HeuristicBot:
         return self.choose(view, legal)[0]
 
     def choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> tuple[Action, str]:
-        """The action and a one-line reason a player can read."""
+        """The action and a one-line reason a player can read (English)."""
+        action, why = self.explain(view, legal)
+        return action, why.text
+
+    def explain(self, view: Mapping[str, Any], legal: Sequence[Action]) -> tuple[Action, Reason]:
+        """The action and why, as a :class:`~gouji.reasons.Reason` (a code with parameters)."""
         if len(legal) == 0:
             raise ValueError("no legal action to choose from")
         if len(legal) == 1:
             only = legal[0]
-            return only, f"{only}: the only action open"
+            return only, R("only", action=str(only))
         try:
-            action, reason = self._choose(view, legal)
+            action, why = self._choose(view, legal)
         except Exception:
             if self.strict:
                 raise
-            action, reason = _fallback(legal), "a safe choice"
+            action, why = _fallback(legal), R("safe")
         if action not in legal:  # never hand back an illegal action
             if self.strict:
                 raise AssertionError(f"heuristic chose {action}, not legal")
-            action, reason = _fallback(legal), "a safe choice"
-        return action, reason
+            action, why = _fallback(legal), R("safe")
+        return action, why
 
     # -- dispatch
 
-    def _choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> tuple[Action, str]:
+    def _choose(self, view: Mapping[str, Any], legal: Sequence[Action]) -> tuple[Action, Reason]:
         phase = view.get("phase")
         if phase != "play":  # a lead set may hold thousands of plays: never scan it
             returns = [a for a in legal if str(a).startswith("return ")]
@@ -599,23 +588,23 @@ class HeuristicBot:
         if phase == "revolution" and REVOLT in legal:
             return self._revolution(view)
         if YAOTOU in legal:
-            return YAOTOU, "要头: keep the head — your first gouji plays can only be burned, never answered"
+            return YAOTOU, R("yaotou")
         if WUTOU in legal:
-            return WUTOU, "无头: play on without a head"
+            return WUTOU, R("wutou")
         if DECLARE in legal:
             return self._declare(view)
         if BUY_FOUR in legal:
             return self._buy_four(view)
         if HUIWU in legal:
-            return HUIWU, "汇5: discard your 5s — fewer cards to shed"
+            return HUIWU, R("huiwu")
         if GIVEBACK in legal:
-            return GIVEBACK, "退贡: hand the 落贡 back — it stays with the team, and your teammate needs it more"
+            return GIVEBACK, R("giveback")
         if SELFOPEN in legal:
-            return SELFOPEN, "无级自开: no gouji play to hide, and leading a 4 opens the point"
+            return SELFOPEN, R("selfopen")
         if CHONGDIAN in legal:
             return self._chongdian(view)
         if phase != "play":
-            return _fallback(legal), "a safe choice"
+            return _fallback(legal), R("safe")
         c = _Ctx(view, self.params)
         if view.get("burn_offer"):
             return self._burn(c, legal)
@@ -631,54 +620,54 @@ class HeuristicBot:
     def _strength(self, h: Sequence[int]) -> float:
         return 3.0 * h[BIG] + 2.0 * h[SMALL] + 1.0 * h[TWO] + 0.5 * h[ACE] + 0.25 * h[ACE - 1]
 
-    def _revolution(self, view: Mapping[str, Any]) -> tuple[Action, str]:
+    def _revolution(self, view: Mapping[str, Any]) -> tuple[Action, Reason]:
         h = C.parse_counts(view.get("hand") or "")
         bie_san = bool((view.get("rule_options") or {}).get("bie_san"))
         groups = len(_groups(h, bie_san))
         high = h[ACE] + 0.5 * h[ACE - 1] + 0.25 * h[ACE - 2]
         score = high - 0.25 * max(0, groups - 8)
         if score < self.params.revolt_below:
-            return REVOLT, f"revolt: no 2 and no joker, and only {h[ACE]} As and {h[ACE - 1]} Ks to fight with"
-        return PASS, f"no revolution: {h[ACE]} As and {h[ACE - 1]} Ks can still fight"
+            return REVOLT, R("revolt", aces=h[ACE], kings=h[ACE - 1])
+        return PASS, R("no_revolt", aces=h[ACE], kings=h[ACE - 1])
 
-    def _declare(self, view: Mapping[str, Any]) -> tuple[Action, str]:
+    def _declare(self, view: Mapping[str, Any]) -> tuple[Action, Reason]:
         h = C.parse_counts(view.get("hand") or "")
         s = self._strength(h)
         if s >= self.params.declare_at:
-            return DECLARE, "宣点: jokers and 2s enough to stop your 对头's gouji plays"
-        return PASS, "no 宣点: too few jokers and 2s to stop your 对头 opening the point"
+            return DECLARE, R("declare")
+        return PASS, R("no_declare")
 
-    def _chongdian(self, view: Mapping[str, Any]) -> tuple[Action, str]:
+    def _chongdian(self, view: Mapping[str, Any]) -> tuple[Action, Reason]:
         h = C.parse_counts(view.get("hand") or "")
         pure = [r for r in range(C.TEN, ACE + 1) if h[r] and Play.of(r, h[r]).pure]
         if len(pure) >= 3 and h[ACE] >= 3:
-            return CHONGDIAN, f"冲点: {len(pure)} pure gouji groups, {h[ACE]} As among them"
-        return PASS, "no 冲点: too few pure gouji plays to risk 大落"
+            return CHONGDIAN, R("chongdian", groups=len(pure), aces=h[ACE])
+        return PASS, R("no_chongdian")
 
-    def _chong_attempt(self, c: _Ctx, legal: Sequence[Action]) -> tuple[Action, str]:
+    def _chong_attempt(self, c: _Ctx, legal: Sequence[Action]) -> tuple[Action, Reason]:
         plays = [a for a in legal if isinstance(a, Play)]
         if not plays:
-            return _fallback(legal), "a safe choice"
+            return _fallback(legal), R("safe")
         best = max(plays, key=lambda q: (c.stand(q, leading=True), -q.size))
-        return best, f"冲点 attempt {_desc(best)}: {_odds(c.stand(best, leading=True))}"
+        return best, R("chong_attempt", play=str(best), stand=c.stand(best, leading=True))
 
-    def _buy_four(self, view: Mapping[str, Any]) -> tuple[Action, str]:
+    def _buy_four(self, view: Mapping[str, Any]) -> tuple[Action, Reason]:
         ro = view.get("rule_options") or {}
         h = C.parse_counts(view.get("hand") or "")
         if ro.get("kaidian_needs_four") and any(h[r] and Play.of(r, h[r]).pure for r in range(C.TEN, ACE + 1)):
-            return BUY_FOUR, "buy a 4: you can open the point and need a 4 to complete it"
-        return PASS, "no 4: it would cost a 2 and add a low card to shed"
+            return BUY_FOUR, R("buy4")
+        return PASS, R("no_buy4")
 
     # -- leading
 
-    def _lead(self, c: _Ctx, legal: Sequence[Action]) -> tuple[Action, str]:
+    def _lead(self, c: _Ctx, legal: Sequence[Action]) -> tuple[Action, Reason]:
         h = c.hand
         p = self.params
         if c.burning:
             return self._burn_lead(c, legal)
         whole = _whole(h, c.bie_san)
         if whole is not None and whole in legal:
-            return whole, f"lead {_desc(whole)}: your last play — you go out"
+            return whole, R("lead_out", play=str(whole))
         groups = _groups(h, c.bie_san)
         threes = c.bie_san and h[THREE] > 0
 
@@ -687,7 +676,7 @@ class HeuristicBot:
             single = bool(c.ro.get("kaidian_four_single"))
             q = Play.of(FOUR, 1 if single else h[FOUR])
             if q in legal:
-                return q, f"lead {_desc(q)}: the 4 after your standing gouji play opens the point (开点发4)"
+                return q, R("open_four", play=str(q))
 
         # 憋三: the play before the 3s must stand
         if threes and len(groups) <= 3:
@@ -710,10 +699,7 @@ class HeuristicBot:
                     best = (sp, q)
             if best is not None and best[1] in legal:
                 other = next(r for r in groups if r != best[1].rank)
-                return best[1], (
-                    f"lead {_desc(best[1])}: of your last two plays the likelier to stand ({best[0]:.0%}); "
-                    f"keep the {PLURAL[other]} to go out with"
-                )
+                return best[1], R("last_two", play=str(best[1]), stand=_pct(best[0]), keep=NAMES[other])
 
         # 开点: a pure gouji play that will likely stand
         keep_fours = False
@@ -731,10 +717,7 @@ class HeuristicBot:
                     keep_fours = needs_four
                     if best_open[0] >= p.open_min and best_open[1] in legal and len(groups) > 1:
                         q = best_open[1]
-                        return q, (
-                            f"lead {_desc(q)}: a pure gouji play that stands {best_open[0]:.0%} of the time opens "
-                            "the point"
-                        )
+                        return q, R("open", play=str(q), stand=_pct(best_open[0]))
 
         # the lowest group, naked: keep the control cards for later
         order = [r for r in groups if not (keep_fours and r == FOUR and len(groups) > 1)] or groups
@@ -753,24 +736,20 @@ class HeuristicBot:
                 rest = _minus(h, q)
                 if c.bie_san and _only_threes(rest) and c.stand(q, True) < 0.5:
                     continue
-                why = "your lowest play" if r == groups[0] else "your lowest play you can spare now"
                 size = feed.get(h[r])
-                if size == "mate":
-                    why += f"; a teammate has {h[r]} to go — they may go out on it"
-                elif r != groups[0] and feed.get(h[groups[0]]) == "opp":
-                    why += f"; an opponent has {h[groups[0]]} to go — do not lead them out"
+                mate_n = h[r] if size == "mate" else 0
+                opp_n = h[groups[0]] if not mate_n and r != groups[0] and feed.get(h[groups[0]]) == "opp" else 0
                 keep = []
                 if h[BIG] or h[SMALL]:
-                    keep.append("the jokers")
+                    keep.append("jokers")
                 if h[TWO]:
-                    keep.append("the 2s")
-                tail = f"; keep {' and '.join(keep)} for later" if keep else ""
-                return q, f"lead {_desc(q)}: {why}{tail}"
+                    keep.append("twos")
+                return q, R("lead_low", play=str(q), lowest=r == groups[0], mate_n=mate_n, opp_n=opp_n, keep=keep)
         if h[TWO] or h[SMALL] or h[BIG]:
             q2 = _with(NO_RANK, 0, h[TWO], h[SMALL], h[BIG])
             if q2 is not None and q2 in legal:
-                return q2, f"lead {_desc(q2)}: only control cards are left before the 3s"
-        return _fallback(legal), "a safe choice"
+                return q2, R("lead_control", play=str(q2))
+        return _fallback(legal), R("safe")
 
     def _anchors(self, c: _Ctx, h: Sequence[int]) -> list[tuple[float, int, int, Play]]:
         """Plays that could be the last one before the 3s: (chance to stand, size, value, play), safest
@@ -804,7 +783,7 @@ class HeuristicBot:
         best = anchors[0][0] if anchors else 0.0
         return self.params.smother * close * (1.0 - best)
 
-    def _lead_before_threes(self, c: _Ctx, legal: Sequence[Action], groups: list[int]) -> tuple[Action, str] | None:
+    def _lead_before_threes(self, c: _Ctx, legal: Sequence[Action], groups: list[int]) -> tuple[Action, Reason] | None:
         """憋三 endgame: reserve the safest play as the last one before the 3s; lead the rest first."""
         h = c.hand
         anchors = self._anchors(c, h)
@@ -815,7 +794,7 @@ class HeuristicBot:
         rest[THREE] = 0
         if not any(rest):
             if anchor in legal:
-                return anchor, f"lead {_desc(anchor)}: the play before your 3s must stand (憋三) — {sp:.0%} it does"
+                return anchor, R("anchor", play=str(anchor), stand=_pct(sp))
             return None
         # lead from the rest: its lowest group naked, or its control cards
         rg = _groups(rest, True)
@@ -827,10 +806,10 @@ class HeuristicBot:
                 return None
             q = q2
         if q in legal:
-            return q, f"lead {_desc(q)}: keep {_desc(anchor)} as the safe play before your 3s (憋三)"
+            return q, R("keep_anchor", play=str(q), anchor=str(anchor))
         return None
 
-    def _chain(self, c: _Ctx, legal: Sequence[Action], groups: list[int], threes: bool) -> tuple[Action, str] | None:
+    def _chain(self, c: _Ctx, legal: Sequence[Action], groups: list[int], threes: bool) -> tuple[Action, Reason] | None:
         """Lead out when plays that surely stand (naturally, or with a big joker) carry all but the last."""
         h = c.hand
         if not groups:
@@ -846,16 +825,16 @@ class HeuristicBot:
         if sure:
             q = Play.of(sure[0], h[sure[0]])  # a naturally safe play first: keep the big jokers
             if q in legal:
-                return q, f"lead {_desc(q)}: nobody can beat it (card counter), and you keep the lead"
+                return q, R("chain_sure", play=str(q))
         elif need:
             q = Play.of(unsure[0], h[unsure[0]], 0, 0, 1)
             if q in legal:
-                return q, f"lead {_desc(q)}: the big joker makes it stand, and your jokers carry you out"
+                return q, R("chain_joker", play=str(q))
         return None
 
     # -- answering
 
-    def _respond(self, c: _Ctx, legal: Sequence[Action]) -> tuple[Action, str]:
+    def _respond(self, c: _Ctx, legal: Sequence[Action]) -> tuple[Action, Reason]:
         p = self.params
         h = c.hand
         top = c.top
@@ -865,20 +844,17 @@ class HeuristicBot:
         if c.burning:
             plays = [q for q in plays if q.has_joker or q.size == sum(h)]
         if not plays:
-            return self._no_play(c, legal, can_yield, "nothing you hold beats it")
+            return self._no_play(c, legal, can_yield, "nothing_beats")
         owner = c.owner()
         mate = c.mate(owner) and owner != c.seat
         top_in = 0 <= c.top_seat < SEATS and c.in_play[c.top_seat]
         threes_risk = c.only_threes_left(c.top_seat) if top_in else 0.0
         if mate and (threes_risk >= 0.1 or (c.bie_san and top_in and c.counts[c.top_seat] <= 4)):
-            return self._no_play(
-                c, legal, can_yield, "your teammate may hold only 3s now: beating their play would smother them (闷)"
-            )
+            return self._no_play(c, legal, can_yield, "mate_threes")
         total = sum(h)
         for q in plays:
             if q.size == total:
-                return q, f"play {_desc(q)}: it empties your hand — you go out"
-        who = f"seat {c.top_seat}"
+                return q, R("go_out", play=str(q))
         n_ctrl = h[TWO] + h[SMALL] + h[BIG]
         before = _plays_needed(h, c.bie_san)
         groups = len(_groups(h, c.bie_san))
@@ -920,32 +896,29 @@ class HeuristicBot:
         score, q, sp, risk = best
         floor = p.yield_value if can_yield else 0.0
         if score > floor:
+            stand = _pct(sp)
             if mate:
-                return q, f"play {_desc(q)} over your teammate: it sheds a play cheaply and stands {sp:.0%}"
+                return q, R("over_mate", play=str(q), stand=stand)
             if smother_gain >= 0.5 * p.smother:
-                return q, f"beat {who}'s {top} with {_desc(q)}: they likely hold only 3s — this smothers them (闷)"
+                return q, R("smother", seat=c.top_seat, top=str(top), play=str(q))
             if c.bie_san and _only_threes(_minus(h, q)):
-                return q, f"play {_desc(q)}: it stands {sp:.0%}, then your 3s go out"
+                return q, R("threes_next", play=str(q), stand=stand)
             if top.gouji and c.top_seat == c.opp:
-                return q, f"answer your 对头's gouji play with {_desc(q)}: it stands {sp:.0%} of the time"
-            how = "a natural group, no control spent" if not (q.t or q.x or q.d) else "worth the control cards"
-            return q, f"beat {who}'s {top} with {_desc(q)}: {how}; {_odds(sp)}"
+                return q, R("answer_opp", play=str(q), stand=stand)
+            natural = not (q.t or q.x or q.d)
+            return q, R("beat", seat=c.top_seat, top=str(top), play=str(q), natural=natural, stand=stand)
         if mate and not top_in:
-            why = f"seat {c.top_seat} went out: if nobody beats it, your teammate takes the lead (接风)"
-            return self._no_play(c, legal, can_yield, why)
+            return self._no_play(c, legal, can_yield, "mate_out", seat=c.top_seat)
         if mate:
-            return self._no_play(c, legal, can_yield, "your teammate's play is on top — let it stand")
+            return self._no_play(c, legal, can_yield, "mate_top")
         if risk < -0.5:
-            if _only_threes(_minus(h, q)):
-                why = f"{_desc(q)} would leave only 3s behind a play that can be beaten (闷)"
-            else:
-                why = f"{_desc(q)} would leave your last play before the 3s unsafe (憋三)"
-            return self._no_play(c, legal, can_yield, why)
+            why = "smother_risk" if _only_threes(_minus(h, q)) else "bie_san_risk"
+            return self._no_play(c, legal, can_yield, why, play=str(q))
         if top.gouji and c.top_seat == c.opp:
-            return self._no_play(c, legal, can_yield, f"beating your 对头's {top} would cost more than it wins")
+            return self._no_play(c, legal, can_yield, "opp_gouji_cost", top=str(top))
         if not (q.t or q.x or q.d):
-            return self._no_play(c, legal, can_yield, f"{_desc(q)} would only break a group and not win the round")
-        return self._no_play(c, legal, can_yield, f"beating {top} would cost control cards it is not worth")
+            return self._no_play(c, legal, can_yield, "break_group", play=str(q))
+        return self._no_play(c, legal, can_yield, "control_cost", top=str(top))
 
     def _mates_after(self, c: _Ctx) -> bool:
         """Whether a teammate may still answer the top play after me in this round."""
@@ -963,12 +936,14 @@ class HeuristicBot:
                 return True
         return False
 
-    def _no_play(self, c: _Ctx, legal: Sequence[Action], can_yield: bool, why: str) -> tuple[Action, str]:
+    def _no_play(
+        self, c: _Ctx, legal: Sequence[Action], can_yield: bool, why: str, **params: Any
+    ) -> tuple[Action, Reason]:
         if can_yield:
-            return YIELD, f"yield (让牌): {why}; let your teammate in first"
+            return YIELD, R("yield", why=why, **params)
         if PASS in legal:
-            return PASS, f"pass: {why}"
-        return _fallback(legal), "a safe choice"
+            return PASS, R("pass", why=why, **params)
+        return _fallback(legal), R("safe")
 
     # -- burning
 
@@ -990,11 +965,11 @@ class HeuristicBot:
         sure = ok and not c.kill and rest[BIG] >= non_final
         return ok, sure
 
-    def _burn(self, c: _Ctx, legal: Sequence[Action]) -> tuple[Action, str]:
+    def _burn(self, c: _Ctx, legal: Sequence[Action]) -> tuple[Action, Reason]:
         burns = [a for a in legal if isinstance(a, Burn)]
         top = c.top
         if not burns or top is None:
-            return PASS, "pass: nothing you hold can burn it"
+            return PASS, R("pass", why="no_burn")
         mate = c.mate(c.top_seat)
         best: tuple[tuple[int, int, int, float], Burn, bool] | None = None
         total = sum(c.hand)
@@ -1002,7 +977,7 @@ class HeuristicBot:
             q = b.play
             rest = _minus(c.hand, q)
             if q.size == total:
-                return b, f"burn {top} with {_desc(q)}: it empties your hand (烧成功)"
+                return b, R("burn_out", top=str(top), play=str(q))
             ok, sure = self._burn_ok(c, rest)
             if not ok or (mate and not sure):
                 continue
@@ -1011,20 +986,19 @@ class HeuristicBot:
                 best = (key, b, sure)
         if best is None:
             if not (c.hand[SMALL] or c.hand[BIG]):
-                return PASS, "pass: without jokers you cannot keep a burn going (every later play needs one)"
+                return PASS, R("pass", why="no_jokers")
             if mate:
-                return PASS, "pass: your teammate's gouji play stands — burn it only to go out for sure"
-            return PASS, "pass: too few jokers to carry every later play of a burn"
+                return PASS, R("pass", why="mate_stands")
+            return PASS, R("pass", why="few_jokers")
         b = best[1]
-        how = "your big jokers make every later play certain" if best[2] else "a joker for every later play"
-        return b, f"burn {top} with {_desc(b.play)}: {how}"
+        return b, R("burn", top=str(top), play=str(b.play), sure=best[2])
 
-    def _burn_lead(self, c: _Ctx, legal: Sequence[Action]) -> tuple[Action, str]:
+    def _burn_lead(self, c: _Ctx, legal: Sequence[Action]) -> tuple[Action, Reason]:
         """Burning: every play but the last carries a joker — small ones first, the big one last."""
         h = c.hand
         whole = _whole(h, c.bie_san)
         if whole is not None and whole in legal:
-            return whole, f"lead {_desc(whole)}: the last play of your burn — you go out (烧成功)"
+            return whole, R("burn_lead_out", play=str(whole))
         groups = _groups(h, c.bie_san)
         threes = c.bie_san and h[THREE] > 0
         x, d = h[SMALL], h[BIG]
@@ -1032,18 +1006,26 @@ class HeuristicBot:
             r = groups[0] if groups else NO_RANK
             q = _with(r, h[r] if groups else 0, h[TWO], x, d)
             if q is not None and q in legal:
-                return q, f"lead {_desc(q)}: the last play before your 3s, with every joker (烧牌)"
+                return q, R("burn_lead_threes", play=str(q))
         if groups:
             r = groups[0]
             remaining = len(groups) - 1 if not threes else len(groups)
-            use_x = x > 0 and (d >= remaining or c.bie_san is False or remaining > 1)
+            use_x = x > 0 and (d == 0 or d >= remaining or not c.bie_san or remaining > 1)
             q = _with(r, h[r], 0, 1, 0) if use_x else _with(r, h[r], 0, 0, 1 if d else 0)
             if q is not None and q.has_joker and q in legal:
-                return q, f"lead {_desc(q)}: a burner's play needs a joker (小花早挂: the small one first)"
+                return q, R("burn_lead_joker", play=str(q))
         q = _with(NO_RANK, 0, h[TWO], x, d)
+        if q is not None and q.has_joker and q in legal:
+            return q, R("burn_lead_control", play=str(q))
+        # No joker left and more than one play: whatever is led breaks the burn (诈烧).  Lead the strongest
+        # play (the biggest group with every 2), the one the opponents find hardest to beat, and say so.
+        if groups:
+            r = max(groups, key=lambda g: (h[g], g))
+            q = _with(r, h[r], h[TWO])
         if q is not None and q in legal:
-            return q, f"lead {_desc(q)}: only control cards left"
-        return _fallback(legal), "a safe choice"
+            return q, R("burn_lost", play=str(q))
+        action = _fallback(legal)
+        return action, R("burn_lost", play=str(action))
 
 
 # ------------------------------------------------------------------------------------------------ odds and ends
@@ -1060,7 +1042,7 @@ def _fallback(legal: Sequence[Action]) -> Action:
     return legal[0]
 
 
-def _choose_return(view: Mapping[str, Any], returns: list[Action]) -> tuple[Action, str]:
+def _choose_return(view: Mapping[str, Any], returns: list[Action]) -> tuple[Action, Reason]:
     """还贡: give back the lowest cards, preferring ones that shorten the hand."""
     h = C.parse_counts(view.get("hand") or "")
     bie_san = bool((view.get("rule_options") or {}).get("bie_san"))
@@ -1081,8 +1063,8 @@ def _choose_return(view: Mapping[str, Any], returns: list[Action]) -> tuple[Acti
         if best is None or key < best[0]:
             best = (key, a)
     if best is None:
-        return returns[0], "return the first cards offered"
-    return best[1], f"{best[1]}: your lowest cards, and they shorten your hand"
+        return returns[0], R("return_first")
+    return best[1], R("return_low", cards=str(best[1])[len("return ") :])
 
 
 def tuned(**changes: Any) -> HeuristicBot:

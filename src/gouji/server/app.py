@@ -399,5 +399,7 @@ def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage) -> 
         room.intent(conn, msg)
     elif msg.type == "auto":
         room.set_auto(conn, msg)
+    elif msg.type == "prefs":
+        room.set_prefs(conn, msg)
     elif msg.type == "ready":
         room.mark_ready(conn, msg)

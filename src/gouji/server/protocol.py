@@ -6,7 +6,8 @@ the ``*_frame`` functions build what the server sends.
 
 Client → server: ``hello`` (first, with the seat token or none to watch), ``act`` (an action's text form,
 the state number it was chosen at, and the token), ``auto`` (托管 on or off), ``ready`` (ready for the next
-deal of the set), ``sync`` (send the full view again), ``ping``.
+deal of the set), ``sync`` (send the full view again), ``ping``, ``prefs`` (``ask_single``: be asked even
+for decisions with one legal answer).
 
 Server → client: ``welcome`` (who you are at the table), ``state`` (your view after a change, numbered),
 ``error`` (why a message was refused; nothing changed), ``pong``, ``closed`` (the table was closed).
@@ -31,7 +32,7 @@ MAX_ID_CHARS = 64
 MAX_COUNTER = 2**53 - 1
 """The largest state or decision number a client may send (what a JavaScript number holds exactly)."""
 
-CLIENT_TYPES = ("hello", "act", "auto", "ready", "sync", "ping")
+CLIENT_TYPES = ("hello", "act", "auto", "ready", "sync", "ping", "prefs")
 SERVER_TYPES = ("welcome", "state", "error", "pong", "closed")
 
 # Error codes (``error.code``): what went wrong, for a program; ``error.message`` says it for a person.
@@ -148,12 +149,13 @@ def parse_client(text: str | bytes) -> ClientMessage:
         if decision is None and state is None:
             raise ProtocolError(BAD_MESSAGE, "'act' needs the decision it answers ('decision': turn.decision)", ref)
         return ClientMessage("act", id=ref, token=token, action=action, state=state, decision=decision)
-    if kind == "auto":
-        on = msg.get("on")
+    if kind in ("auto", "prefs"):  # a switch: 托管 on or off; be asked even with one answer or not
+        key = "on" if kind == "auto" else "ask_single"
+        on = msg.get(key)
         if not isinstance(on, bool):
-            raise ProtocolError(BAD_MESSAGE, "'auto' needs 'on': true or false", ref)
+            raise ProtocolError(BAD_MESSAGE, f"{kind!r} needs {key!r}: true or false", ref)
         token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
-        return ClientMessage("auto", id=ref, token=token, on=on)
+        return ClientMessage(kind, id=ref, token=token, on=on)
     if kind == "ready":
         token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
         return ClientMessage("ready", id=ref, token=token)

@@ -9,8 +9,9 @@
   record of a duplicate match, ``?table=0`` or ``?table=1`` names the table (default 0), and the answer adds
   ``match`` (the team in each seat, the deal's small points).
 - ``POST /api/tables/{code}/hint`` — body ``{"token": …}``: :func:`gouji.hint` for the seat the token
-  holds, when that seat is to act: ``{"state", "seat", "action", "reason"}``; 403 for a token that holds no
-  seat, 409 when it is not that seat's turn.
+  holds, when that seat is to act: ``{"state", "seat", "action", "reason", "code", "params"}`` (``reason``
+  in English; ``code`` and ``params`` the same reason for the page to word in its language, see
+  :mod:`gouji.reasons`); 403 for a token that holds no seat, 409 when it is not that seat's turn.
 
 The server includes them with ``*replay_routes()`` in its route list, ahead of the static files at ``/``.
 """
@@ -204,14 +205,18 @@ async def _hint_endpoint(request: Request) -> Response:
         seat = room.seat_of_token(token)
         if seat is None:
             raise _Refusal(403, "this token holds no seat at this table")
-        if room.status != "playing" or room.ready is not None or room.match.to_act != seat:
+        w = getattr(room, "window", None)
+        asked = seat in w.asked if w is not None else room.match.to_act == seat
+        if room.status != "playing" or room.ready is not None or not asked:
             raise _Refusal(409, "it is not your turn")
         h = hint(room.match.current, seat)
         state = room.state
     except _Refusal as e:
         return JSONResponse({"error": e.message}, status_code=e.status)
     await request.app.state.lobby.writer.drain()  # the state number it names is stored before it is shown
-    return JSONResponse({"state": state, "seat": seat, "action": h.text, "reason": h.reason})
+    return JSONResponse(
+        {"state": state, "seat": seat, "action": h.text, "reason": h.reason, "code": h.code, "params": h.params}
+    )
 
 
 def replay_routes() -> list[BaseRoute]:

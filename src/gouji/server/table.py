@@ -37,6 +37,7 @@ from .connection import Connection
 from .durability import Writer
 from .limits import Limits, TokenBucket
 from .storage import EventOp, Op, RecordOp, StatusOp, StoredTable
+from .window import Window, timeout_answer, window_kind
 
 log = logging.getLogger("gouji.server")
 
@@ -71,6 +72,8 @@ class Seat:
     nickname: str | None = None
     token_hash: str | None = None
     auto: bool = False
+    ask_single: bool = False
+    """Ask this seat's player even for decisions with one legal answer (a page setting; not stored)."""
 
     def public(self) -> dict[str, Any]:
         return {
@@ -152,6 +155,12 @@ class Room:
         """While replaying: the records the replayed moves produced (kind, deal index, body, players)."""
         self.ready: list[bool] | None = None
         """Between two deals: which seats said they are ready; None while play goes on."""
+        self.window: Window | None = None
+        """The decision window open now (:mod:`gouji.server.window`), or None."""
+        self._resolving = False
+        self.timings: list[tuple[str, float, bool, bool]] = []
+        """(window kind, seconds from opening to resolution, whether a person was prompted, whether any seat
+        had a choice) of the last windows (at most 10,000): what the time of a deal went on."""
         self.decision = 0
         """The decision the seat to act is asked for: the state number of the last change that asked for
         one (:data:`DECISION_KINDS`).  An ``act`` names it, so no other change makes a correct intent stale."""
@@ -180,10 +189,28 @@ class Room:
             "points": [list(p) for p in m.points],
             "totals": list(m.totals),
             "ready": self.ready_info(),
+            "last_deal": self._last_deal(),
         }
         if config:
             out["config"] = self.config.public()
         return out
+
+    def _last_deal(self) -> dict[str, Any] | None:
+        """The newest finished deal's places and why (public facts): who went out in which order, who was
+        smothered (闷) by whom, whose burn failed (诈烧), who revolted (革命) — for the summary after a reload."""
+        done = [d for d in self.match.deals if d.is_over]
+        if not done:
+            return None
+        d = done[-1]
+        return {
+            "deal": self.match.deals.index(d),
+            "places": list(d.places or []),
+            "sweep": d.sweep,
+            "out_order": list(d.out_order),
+            "smothered": [list(x) for x in d.smothered],
+            "failed_burns": list(d.failed_burns),
+            "revolted": list(d.revolted),
+        }
 
     def seat_ready(self, index: int) -> bool:
         """Whether a seat is ready for the next deal: it said so, or it is a bot's, empty or on 托管."""
@@ -236,6 +263,8 @@ class Room:
             self.writer.commit(ops, lambda: self._stored_to(state))
         else:
             self.stored = self.state
+        if self._resolving:
+            return  # a window's answers: one frame after the last of them (_resolve)
         self._reschedule()
         self.broadcast()
         self._maybe_resume()
@@ -430,7 +459,7 @@ class Room:
             table, public_view, public_turn, _ = shared
             view = public_view if seat is None else _seat_view(deal, public_view, seat)
             turn = public_turn
-            if seat is not None and seat == public_turn["seat"]:
+            if seat is not None and (seat == public_turn["seat"] or seat in public_turn.get("seats", ())):
                 turn = self.turn_info(seat, bool(view["burn_offer"]))
         frame: dict[str, Any] = {
             "type": "state",
@@ -450,27 +479,46 @@ class Room:
         return frame
 
     def turn_info(self, seat: int | None, burn_offer: bool) -> dict[str, Any]:
-        """Who is to act and until when; for the seat to act, what it may do."""
+        """Who is to act; for a seat its window asks, what it may do and until when.
+
+        Everyone sees the event's seats (``seats``, in the engine's order: the seats offered a burn, or
+        answering a revolution or a 买四 round; else the seat to act) and its ``kind`` — never who of them
+        was prompted.  A seat asked to choose gets ``legal_count`` and its choices, with ``seat`` set to
+        itself and its ``deadline``; a seat whose one answer is given for it gets ``forced`` (that answer);
+        one that answered already gets ``answered``."""
         to_act = self.match.to_act if self.status == "playing" and self.ready is None else None
+        w = self.window if to_act is not None else None
         turn: dict[str, Any] = {
             "seat": to_act,
             "decision": None if to_act is None else self.decision,
-            "deadline": None if self.deadline is None or to_act is None else int(self.deadline * 1000),
+            "deadline": None,
             "auto": None if to_act is None else (self.seats[to_act].bot is not None or self.seats[to_act].auto),
         }
-        if to_act is not None and seat == to_act:
-            deal = self.match.current
-            legal = deal.legal_actions()
-            n = len(legal)
-            turn["legal_count"] = n
-            turn["can_pass"] = PASS in legal
-            turn["can_yield"] = YIELD in legal
-            turn["burn_offer"] = burn_offer
-            if n <= CHOICES_CAP:
-                turn["choices"] = legal.texts()
-            else:
-                turn["choices"] = None
-                turn["sample"] = [str(a) for a in legal[:SAMPLE_SIZE]]
+        if w is not None:
+            turn["kind"] = w.kind
+            turn["seats"] = list(w.seats)
+        if seat is None or self._resolving or seat not in (w.seats if w is not None else [to_act]):
+            return turn  # (while a window's answers are fed to the engine nobody is asked anything)
+        if w is not None and seat not in w.asked:
+            if seat in w.prompted:
+                turn["answered"] = w.answers[seat][0]
+            elif w.answers.get(seat, ("", ""))[1] == "forced":
+                turn["forced"] = w.answers[seat][0]
+            return turn
+        turn["seat"] = seat
+        turn["deadline"] = None if w is None or w.deadline is None else int(w.deadline * 1000)
+        deal = self.match.current
+        legal = deal.legal_actions_of(seat)
+        n = len(legal)
+        turn["legal_count"] = n
+        turn["can_pass"] = PASS in legal
+        turn["can_yield"] = YIELD in legal
+        turn["burn_offer"] = burn_offer
+        if n <= CHOICES_CAP:
+            turn["choices"] = legal.texts()
+        else:
+            turn["choices"] = None
+            turn["sample"] = [str(a) for a in legal[:SAMPLE_SIZE]]
         return turn
 
     # ------------------------------------------------------------------ intents
@@ -503,16 +551,19 @@ class Room:
                 )
         elif msg.state != self.state:
             raise P.ProtocolError(P.STALE, f"state {msg.state} is stale: the table is at state {self.state}", msg.id)
-        if self.match.to_act != seat:
+        w = self.window
+        if w is None or seat not in w.asked:
+            if w is not None and seat in w.prompted:
+                raise P.ProtocolError(P.NOT_YOUR_TURN, "you have answered this already", msg.id)
             raise P.ProtocolError(P.NOT_YOUR_TURN, f"it is seat {self.match.to_act}'s turn, not yours", msg.id)
         try:
-            action = str(parse_action(msg.action))
+            action = parse_action(msg.action)
         except InvalidAction as e:
             raise P.ProtocolError(P.ILLEGAL, str(e), msg.id) from None
-        try:
-            self.commit("act", seat, {"action": action, "by": "player"})
-        except IllegalAction as e:
-            raise P.ProtocolError(P.ILLEGAL, str(e), msg.id) from None
+        deal = self.match.current
+        if action not in deal.legal_actions_of(seat):
+            raise P.ProtocolError(P.ILLEGAL, deal.refusal(seat, action), msg.id)
+        self._answer(w, seat, str(action), "player")
 
     def set_auto(self, conn: Connection, msg: P.ClientMessage) -> None:
         """托管 on or off for the connection's own seat."""
@@ -526,6 +577,17 @@ class Room:
         if not self._auto_buckets[seat].take():
             raise P.ProtocolError(P.RATE_LIMITED, "托管 (auto) is switched too often at this seat: slow down", msg.id)
         self.commit("auto", seat, {"on": msg.on})
+        w = self.window
+        if msg.on and w is not None and seat in w.asked:  # the 托管 bot answers the open question now
+            self._answer(w, seat, self._bot_action_now(seat), "auto")
+
+    def set_prefs(self, conn: Connection, msg: P.ClientMessage) -> None:
+        """``prefs``: whether the seat's player is asked even for decisions with one legal answer
+        (``ask_single``; from the next decision on).  Not a change of the table: nothing is stored."""
+        assert msg.token is not None and msg.on is not None
+        seat = self.check_token(conn, msg.token, msg.id)
+        self.seats[seat].ask_single = msg.on
+        self.deliver(conn, P.dumps(self.state_frame(seat, full=False)))
 
     def mark_ready(self, conn: Connection, msg: P.ClientMessage) -> None:
         """``ready``: the connection's seat is ready for the next deal (outside the pause between two deals,
@@ -544,79 +606,169 @@ class Room:
     # ------------------------------------------------------------------ timers and bots
 
     def _reschedule(self) -> None:
-        key: tuple[Any, ...] | None = None
-        mode = ""
+        """After a change: the ready timer in the pause between two deals; else open the window of the
+        decision the deal waits for (once per decision)."""
+        if self._resolving:
+            return
         if self.status == "playing" and self.ready is not None:
-            mode = "ready"
-            key = ("ready", len(self.match.deals))
-        elif self.status == "playing" and self.match.to_act is not None:
-            s = self.match.to_act
-            seat = self.seats[s]
-            mode = "bot" if seat.bot is not None else "auto" if seat.auto else "person"
-            key = (len(self.match.deals), self.match.current.decisions, s, mode)
-        if key == self._timer_key:
+            key: tuple[Any, ...] = ("ready", len(self.match.deals))
+            if key == self._timer_key:
+                return
+            self.cancel_timer()
+            self._timer_key = key
+            if self.config.ready_seconds is not None:
+                delay = self.config.ready_seconds
+                self.deadline = time.time() + delay
+                self._timer = asyncio.get_running_loop().create_task(self._fire_ready(key, delay))
+            return
+        if self.status != "playing" or self.match.to_act is None:
+            self.cancel_timer()
+            return
+        wkey = (len(self.match.deals) - 1, self.match.current.decisions)
+        if self.window is not None and self.window.key == wkey:
             return
         self.cancel_timer()
-        self._timer_key = key
-        if key is None:
-            return
-        if mode == "person":
-            if self.config.turn_seconds is None:
-                return
-            delay = self.config.turn_seconds
-            self.deadline = time.time() + delay
-        elif mode == "ready":
-            if self.config.ready_seconds is None:
-                return
-            delay = self.config.ready_seconds
-            self.deadline = time.time() + delay
-        else:
-            delay = self.config.bot_delay
-        self._timer = asyncio.get_running_loop().create_task(self._fire(key, delay, mode))
+        self._open_window(wkey)
 
-    def cancel_timer(self) -> None:
-        if self._timer is not None:
+    def _open_window(self, key: tuple[int, int]) -> None:
+        deal = self.match.current
+        loop = asyncio.get_running_loop()
+        now = loop.time()
+        mask = self.config.bot_delay
+        w = Window(key, window_kind(deal), deal.window(), now, now + mask)
+        for s in w.seats:
+            legal = deal.legal_actions_of(s)
+            seat = self.seats[s]
+            person = seat.bot is None and not seat.auto
+            w.choice = w.choice or len(legal) > 1
+            if len(legal) == 1 and not (person and seat.ask_single and seat.nickname is not None):
+                w.answers[s] = (str(legal[0]), "forced")
+            elif not person:
+                w.thinking.append(s)  # the window's task has the bot think (on the bots' thread)
+            else:
+                w.asked.add(s)
+                w.prompted.add(s)
+        if w.asked and self.config.turn_seconds is not None:
+            w.deadline = time.time() + self.config.turn_seconds
+            self.deadline = w.deadline
+        self.window = w
+        self._timer_key = ("window", key)
+        self._timer = loop.create_task(self._run_window(w))
+
+    def _answer(self, w: Window, seat: int, action: str, by: str) -> None:
+        """A person's answer to the open window; resolves it when it was the last one and the masking time
+        is over."""
+        w.answers[seat] = (action, by)
+        w.asked.discard(seat)
+        if w.complete and asyncio.get_running_loop().time() >= w.until:
+            self._resolve(w)
+        else:
+            for conn in [c for c in self.conns if c.seat == seat]:
+                self.deliver(conn, P.dumps(self.state_frame(seat, full=False)))
+
+    async def _run_window(self, w: Window) -> None:
+        loop = asyncio.get_running_loop()
+        for s in list(w.thinking):
+            answer = await self._bot_action(s)
+            if self.window is not w:
+                return  # the window closed meanwhile (a change of the table): the answer is dropped
+            w.answers[s] = (answer, "bot" if self.seats[s].bot is not None else "auto")
+            w.thinking.remove(s)
+        wait = w.until - loop.time()
+        if wait > 0:
+            await asyncio.sleep(wait)
+        while not w.complete:
+            if w.deadline is None:
+                await asyncio.sleep(3600)
+                continue
+            left = w.deadline - time.time()
+            if left > 0:
+                await asyncio.sleep(min(left, 1.0))
+                continue
+            deal = self.match.current
+            for s in sorted(w.asked):
+                legal = deal.legal_actions_of(s)
+                decline = timeout_answer(w.kind, PASS in legal)
+                w.answers[s] = (decline if decline is not None else await self._bot_action(s), "timeout")
+                if self.window is not w:
+                    return
+            w.asked.clear()
+        if self.window is w:
+            self._timer = None  # this task ends here: resolving must not cancel it
+            self._resolve(w)
+
+    def _resolve(self, w: Window) -> None:
+        """Feed the window's answers to the engine in its order, then open the next window."""
+        if self.window is not w or self.status != "playing":
+            return
+        self.window = None
+        if self._timer is not None and self._timer is not asyncio.current_task():
             self._timer.cancel()
         self._timer = None
         self._timer_key = None
         self.deadline = None
-
-    async def _fire(self, key: tuple[Any, ...], delay: float, mode: str) -> None:
-        await asyncio.sleep(delay)
-        if self._timer_key != key or self.status != "playing":
-            return
-        if mode == "ready":
-            self._timer_done()
-            if self.ready is not None:
-                self.commit("resume", None, {"by": "timeout"})
-            return
-        seat = self.match.to_act
-        assert seat is not None
-        action = await self._bot_action(seat)
-        if self._timer_key != key or self.status != "playing":  # pragma: no cover - the timer is cancelled then
-            return
-        self._timer_done()
-        by = "bot" if mode == "bot" else "auto" if mode == "auto" else "timeout"
+        elapsed = asyncio.get_running_loop().time() - w.opened
+        self.timings.append((w.kind, elapsed, bool(w.prompted), w.choice))
+        del self.timings[:-10_000]
+        self._resolving = True
         try:
-            self.commit("act", seat, {"action": action, "by": by})
-        except IllegalAction:
-            log.exception("a bot chose an illegal action at table %s; playing the first legal one", self.code)
-            self.commit("act", seat, {"action": str(self.match.legal_actions()[0]), "by": by})
+            for i, s in enumerate(w.seats):
+                deal = self.match.current
+                if len(self.match.deals) - 1 != w.key[0] or deal.window() != w.seats[i:]:
+                    break  # an answer ended the event: the rest are void
+                action, by = w.answers[s]
+                try:
+                    self.commit("act", s, {"action": action, "by": by})
+                except IllegalAction:
+                    log.exception("an answer was refused at table %s; playing the first legal one", self.code)
+                    self.commit("act", s, {"action": str(deal.legal_actions()[0]), "by": by})
+        finally:
+            self._resolving = False
+        self._reschedule()
+        self.broadcast()
+        self._maybe_resume()
 
-    def _timer_done(self) -> None:
+    def cancel_timer(self) -> None:
+        if self._timer is not None and self._timer is not asyncio.current_task():
+            self._timer.cancel()
         self._timer = None
         self._timer_key = None
         self.deadline = None
+        self.window = None
 
-    async def _bot_action(self, seat: int) -> str:
-        """The bot's action for ``seat``, thought out on the bots' thread: the event loop only makes the
-        seat's view (the bot sees nothing else) and goes on serving every other table meanwhile.  A change
-        of the table while the bot thinks cancels the timer's task, and the answer is dropped."""
+    async def _fire_ready(self, key: tuple[Any, ...], delay: float) -> None:
+        await asyncio.sleep(delay)
+        if self._timer_key != key or self.status != "playing":
+            return
+        self._timer = None
+        self._timer_key = None
+        self.deadline = None
+        if self.ready is not None:
+            self.commit("resume", None, {"by": "timeout"})
+
+    def _bot_call(self, seat: int) -> tuple[Bot, dict[str, Any], Any]:
+        """What seat ``seat``'s bot (or the 托管 bot) decides from: its own view and legal actions."""
         bot = self._bots.get(seat, self._auto_bot)
         deal = self.match.current
-        legal = deal.legal_actions()
+        legal = deal.legal_actions_of(seat)
+        return bot, deal.view(seat, log=bool(getattr(bot, "wants_log", False))), legal
+
+    def _bot_action_now(self, seat: int) -> str:
+        """The bot's action for ``seat`` in the current window, thought out here (a seat going on 托管
+        while it is asked)."""
+        bot, view, legal = self._bot_call(seat)
         try:
-            view = deal.view(seat, log=bool(getattr(bot, "wants_log", False)))
+            return str(bot.decide(view, legal, self._rng))
+        except Exception:
+            log.exception("bot %s failed at table %s; playing the first legal action", bot.name, self.code)
+            return str(legal[0])
+
+    async def _bot_action(self, seat: int) -> str:
+        """The bot's action for ``seat`` in the current window, thought out on the bots' thread: the event
+        loop only makes the seat's view (the bot sees nothing else) and goes on serving every other table
+        meanwhile.  The window's task awaits it; a window closed meanwhile drops the answer."""
+        bot, view, legal = self._bot_call(seat)
+        try:
             action = await asyncio.get_running_loop().run_in_executor(_bot_pool(), bot.decide, view, legal, self._rng)
             return str(action)
         except Exception:

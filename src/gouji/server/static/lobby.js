@@ -214,14 +214,15 @@ export class Lobby {
           ? h("button.btn.small", { type: "button", dataset: { sit: s.seat }, onclick: () => this.join(form, code, s.seat) }, t("sit_here"))
           : h("span.muted", free ? t("free") : t("taken"))));
     }
-    out.append(
-      h("p.muted", `${t("table_code")} ${code} · ${t("preset_" + ((table.config && table.config.preset) || "qingdao"))} · ${table.status}`),
+    out.append(...[
+      h("p.muted", `${t("table_code")} ${code} · ${t("preset_" + ((table.config && table.config.preset) || "qingdao"))} · ${t("status_" + table.status)}`),
       list,
       held && held.token
-        ? h("button.btn.primary", { type: "button", onclick: () => this.go(`/?t=${code}`) }, t("seat_n", { n: held.seat + 1 }) + " →")
+        ? h("button.btn.primary", { type: "button", onclick: () => this.go(`/?t=${code}`) },
+          (Number.isInteger(held.seat) ? t("seat_n", { n: held.seat + 1 }) : t("table_code") + " " + code) + " →")
         : null,
       h("button.btn", { type: "button", id: "watch-btn", onclick: () => this.go(`/?t=${code}&watch=1`) }, icon("eye"), " " + t("watch")),
-    );
+    ].filter(Boolean)); // (Element.append writes a null as the text "null")
   }
 
   async join(form, code, seat) {

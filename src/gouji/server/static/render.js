@@ -3,7 +3,15 @@
 
 import { icon } from "./icons.js";
 import { h } from "./dom.js";
-import { t } from "./i18n.js";
+import { t, STRINGS, getLang } from "./i18n.js";
+
+/** t(key) for a line whose subject is `seat`: the "_you" form of the key when that seat is the viewer's own
+ * and the language has one ("you pass", not "you passes"). */
+function tSubject(key, seat, me, vars) {
+  const you = key + "_you";
+  if (me !== null && me !== undefined && seat === me && STRINGS[getLang()][you] !== undefined) return t(you, vars);
+  return t(key, vars);
+}
 import { cardFace, playCards, parseCounts, total, DISPLAY_ORDER, RANKS, rankFace } from "./cards.js";
 
 export const SETUP_PHASES = ["tribute_return", "buy_four", "revolution", "yaotou", "xuandian",
@@ -36,18 +44,19 @@ export function cardsText(text) {
     .join(" ");
 }
 
-function actLine(ev, name, setup) {
+function actLine(ev, name, setup, me) {
   const a = ev.action;
   const seat = name(ev.seat);
-  if (a === "pass") return setup ? null : t("l_pass", { seat }); // a "no" before play says nothing new
-  if (a === "yield") return t("l_yield", { seat });
-  if (a === "declare") return t("l_declare", { seat });
-  if (a === "yaotou") return t("l_yaotou", { seat });
-  if (a === "wutou") return t("l_wutou", { seat });
-  if (a === "buy4") return t("l_buy4", { seat });
+  const say = (key, vars) => tSubject(key, ev.seat, me, { seat, ...vars });
+  if (a === "pass") return setup ? null : say("l_pass"); // a "no" before play says nothing new
+  if (a === "yield") return say("l_yield");
+  if (a === "declare") return say("l_declare");
+  if (a === "yaotou") return say("l_yaotou");
+  if (a === "wutou") return say("l_wutou");
+  if (a === "buy4") return say("l_buy4");
   if (a === "revolt" || a === "return" || a.startsWith("return ")) return null; // told by their own events
-  if (a.startsWith("burn ")) return t("l_burn", { seat, cards: cardsText(a.slice(5)) });
-  return t("l_play", { seat, cards: cardsText(a) });
+  if (a.startsWith("burn ")) return say("l_burn", { cards: cardsText(a.slice(5)) });
+  return say("l_play", { cards: cardsText(a) });
 }
 
 /**
@@ -77,14 +86,14 @@ export function describeEvent(ev, name, ctx) {
       return t("l_buy", { seat: name(ev.seat), from: name(ev.from), rank, paid: cardsText(ev.paid) });
     }
     case "revolution":
-      return t("l_revolution", { seat: name(ev.seat), hand: cardsText(ev.hand) });
+      return tSubject("l_revolution", ev.seat, ctx.me, { seat: name(ev.seat), hand: cardsText(ev.hand) });
     case "play":
       ctx.setup = false;
       return t("l_play_start", { name: name(ev.leader) });
     case "round":
-      return t("l_round", { name: name(ev.leader) });
+      return tSubject("l_round", ev.leader, ctx.me, { name: name(ev.leader) });
     case "act":
-      return actLine(ev, name, ctx.setup);
+      return actLine(ev, name, ctx.setup, ctx.me);
     case "burn":
       return ev.level > 1 ? t("l_burn_level", { n: ev.level }) : null;
     case "burn_success":
@@ -92,15 +101,15 @@ export function describeEvent(ev, name, ctx) {
     case "burn_countered":
     case "burn_failed":
     case "burn_ended":
-      return t("l_" + ev.type, { seat: name(ev.seat) });
+      return tSubject("l_" + ev.type, ev.seat, ctx.me, { seat: name(ev.seat) });
     case "forfeit":
-      return t("l_forfeit", { seat: name(ev.seat) });
+      return tSubject("l_forfeit", ev.seat, ctx.me, { seat: name(ev.seat) });
     case "smothered":
-      return t("l_smothered", { seat: name(ev.seat), by: name(ev.by) });
+      return tSubject("l_smothered", ev.seat, ctx.me, { seat: name(ev.seat), by: name(ev.by) });
     case "out":
-      return t("l_out", { seat: name(ev.seat), place: placeName(ev.order - 1) });
+      return tSubject("l_out", ev.seat, ctx.me, { seat: name(ev.seat), place: placeName(ev.order - 1) });
     case "open":
-      return t("l_open", { seat: name(ev.seat) });
+      return tSubject("l_open", ev.seat, ctx.me, { seat: name(ev.seat) });
     case "free_for_all":
       return t("l_ffa");
     case "end":
@@ -123,7 +132,10 @@ export function eventClass(ev) {
 export function trackLastActs(last, ev) {
   if (ev.type === "deal" || ev.type === "void" || ev.type === "play" || ev.type === "round") {
     for (const k of Object.keys(last)) delete last[k];
+    if (ev.type !== "round") last.setup = ev.type !== "play";
   } else if (ev.type === "act" && typeof ev.action === "string" && !ev.action.startsWith("return")) {
+    // before play a "no" (不革命, 不宣, 不买) says nothing: no bubble, and it clears none
+    if (last.setup && ev.action === "pass") return;
     last[ev.seat] = ev.action;
   }
 }
@@ -156,7 +168,7 @@ export function renderFelt(model) {
 function renderSeat(model, s, pos, p, outOrder, places) {
   const { view, seats, me, last, hands, turn } = model;
   const info = (seats && seats[s]) || {};
-  const toAct = turn && turn.seat === s;
+  const toAct = !!turn && (turn.seats ? turn.seats.includes(s) : turn.seat === s);
   const cls = [
     "seat",
     "pos" + pos,
@@ -185,6 +197,13 @@ function renderSeat(model, s, pos, p, outOrder, places) {
       count === null || count === undefined ? t("cards_hidden") : String(count),
     ),
   );
+  if (s !== me && !hands && p.status === "in_play") {
+    // the hand as a fan of card backs: as many as it holds when the count is shown, a few when it is not
+    const n = count === null || count === undefined ? 6 : Math.min(count, 12);
+    const fan = h("div.backs" + (count === null || count === undefined ? ".unknown" : ""), { "aria-hidden": "true" });
+    for (let i = 0; i < n; i++) fan.appendChild(h("span.back"));
+    el.appendChild(fan);
+  }
   let place = null;
   if (places) place = places.indexOf(s);
   else if (outOrder.includes(s)) place = outOrder.indexOf(s);
@@ -205,7 +224,7 @@ function renderSeat(model, s, pos, p, outOrder, places) {
   if (info.auto && !info.bot) badges.appendChild(badge("b_auto", "b-auto"));
   el.appendChild(badges);
 
-  if (toAct && turn.deadline) {
+  if (turn && turn.seat === s && turn.deadline) {
     el.appendChild(h("div.timer", { dataset: { deadline: turn.deadline } }, ""));
   }
   const act = last && last[s];
@@ -226,8 +245,9 @@ function renderSeat(model, s, pos, p, outOrder, places) {
 }
 
 function actBubble(act) {
-  if (act.startsWith("burn ")) return h("span", t("btn_burn") + " ", playCards(act.slice(5), "mini"));
-  if (/^[3-9TJQKA2XD]+$/.test(act)) return playCards(act, "mini");
+  // a recent play as rank groups with counts (K ×3 + 2 ×1): legible where overlapping cards are not
+  if (act.startsWith("burn ")) return h("span", t("btn_burn") + " ", miniHand(act.slice(5)));
+  if (/^[3-9TJQKA2XD]+$/.test(act)) return miniHand(act);
   const key = { declare: "btn_declare", revolt: "btn_revolt", yaotou: "btn_yaotou", wutou: "btn_wutou", buy4: "btn_buy4" }[act];
   return key ? t(key) : act;
 }
@@ -267,7 +287,7 @@ function renderCenter(model) {
       ),
     );
   }
-  const status = h("div.status-line");
+  const status = h("div.status-line", { role: "status" });
   if (view.phase === "over") {
     status.textContent = t("l_end");
   } else if (turn && turn.seat !== null && turn.seat !== undefined) {
@@ -275,13 +295,17 @@ function renderCenter(model) {
     if (SETUP_PHASES.includes(view.phase)) {
       status.textContent = t("phase_setup_wait", { name: name(s), what: t("phase_" + view.phase) });
     } else if (view.burn_offer) {
-      status.textContent = s === me ? t("your_burn") : t("burn_offered", { name: name(s) });
+      // a burn offer is put to all its seats at once: who of them may really burn is nobody's business
+      status.textContent = s === me && "legal_count" in turn ? t("your_burn") : t("burn_window");
     } else if (!view.top) {
       status.textContent = s === me ? t("your_turn") : t("leads", { name: name(s) });
     } else {
       status.textContent = s === me ? t("your_turn") : t("turn_of", { name: name(s) });
     }
     if (s === me) status.classList.add("mine");
+    if (turn.kind === "revolution" || turn.kind === "buy_four") {
+      status.textContent = "legal_count" in turn && s === me ? t("your_turn") : t("window_" + turn.kind);
+    }
   }
   center.appendChild(status);
   return center;

@@ -13,6 +13,8 @@ import {
   SETUP_PHASES,
 } from "./render.js";
 import { duplicateBanner } from "./tourney.js";
+import { reasonText } from "./reasons.js";
+import { playOf, contains } from "./cards.js";
 
 const KEY_RANKS = {
   Digit2: "2", Digit3: "3", Digit4: "4", Digit5: "5", Digit6: "6", Digit7: "7", Digit8: "8", Digit9: "9", Digit0: "T",
@@ -20,6 +22,79 @@ const KEY_RANKS = {
   Numpad0: "T", KeyT: "T", KeyJ: "J", KeyQ: "Q", KeyK: "K", KeyA: "A", KeyX: "X", KeyD: "D",
 };
 const LONG_PRESS_MS = 450;
+const SUMMARY_DELAY_MS = 1800; // the last plays stay visible this long before the summary covers them
+const MARK_MS = 1300;
+const PREFS_KEY = "gouji.prefs";
+
+/** The page's settings: sound (Web Audio, made here), and whether to be asked even with one answer. */
+export function loadPrefs() {
+  try {
+    return { sound: false, askSingle: false, ...JSON.parse(localStorage.getItem(PREFS_KEY) || "{}") };
+  } catch {
+    return { sound: false, askSingle: false };
+  }
+}
+
+function savePrefs(prefs) {
+  localStorage.setItem(PREFS_KEY, JSON.stringify(prefs));
+}
+
+const reducedMotion = () => !!(window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches);
+
+/** Sounds made in the page (no files): a soft tick for a play, a rising pair of notes for a mark. */
+class Sounds {
+  constructor() {
+    this.ctx = null;
+  }
+
+  tone(freq, start, dur, gain = 0.08, type = "triangle") {
+    const Ctx = window.AudioContext || window.webkitAudioContext;
+    if (!Ctx) return;
+    if (!this.ctx) this.ctx = new Ctx();
+    const c = this.ctx;
+    const o = c.createOscillator();
+    const g = c.createGain();
+    o.type = type;
+    o.frequency.value = freq;
+    g.gain.setValueAtTime(0, c.currentTime + start);
+    g.gain.linearRampToValueAtTime(gain, c.currentTime + start + 0.01);
+    g.gain.exponentialRampToValueAtTime(0.0001, c.currentTime + start + dur);
+    o.connect(g).connect(c.destination);
+    o.start(c.currentTime + start);
+    o.stop(c.currentTime + start + dur + 0.02);
+  }
+
+  play() {
+    this.tone(520, 0, 0.09, 0.05, "square");
+  }
+
+  mark() {
+    this.tone(660, 0, 0.16);
+    this.tone(990, 0.12, 0.22);
+  }
+}
+
+/** How many plays empty a hand at best (one per natural rank; 2s and jokers ride along; 憋三: the 3s last). */
+export function playsNeeded(hand, bieSan) {
+  let groups = 0;
+  for (let r = bieSan ? 1 : 0; r <= 11; r++) if (hand[r]) groups++;
+  let n = groups;
+  if (!groups && (hand[12] || hand[13] || hand[14])) n = 1;
+  if (bieSan && hand[0]) n += 1;
+  return n;
+}
+
+/**
+ * What a burn with `sel` needs (烧牌: every later play but the last carries a joker): {after, needed, jokers,
+ * ok}. `after` is the plays left once it is made, `needed` the jokers they need, `jokers` the jokers left.
+ */
+export function burnNeeds(hand, sel, bieSan) {
+  const rest = hand.map((n, r) => n - (sel[r] || 0));
+  const after = total(rest) ? playsNeeded(rest, bieSan) : 0;
+  const jokers = rest[13] + rest[14];
+  const needed = Math.max(0, after - 1);
+  return { after, needed, jokers, ok: jokers >= needed };
+}
 
 export class LiveTable {
   constructor(root, code, seatInfo, { onExit } = {}) {
@@ -45,6 +120,12 @@ export class LiveTable {
     this.finalShown = false;
     this.sideTab = window.innerWidth < 800 ? "log" : "log";
     this.msgId = 0;
+    this.autoAsked = false;
+    this.prefs = loadPrefs();
+    this.sounds = new Sounds();
+    this.lastTop = null;
+    this.confirming = null;
+    this.helpOpen = false;
     this.build();
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener("keydown", this.keyHandler);
@@ -97,8 +178,28 @@ export class LiveTable {
     return true;
   }
 
-  act(action) {
+  /** A play that would break this seat's own burn (诈烧): no joker in it and not the hand's last. */
+  breaksBurn(action) {
+    const me = this.frame && this.seat !== null && this.frame.view.players[this.seat];
+    if (!me || !me.burning || !/^[3-9TJQKA2XD]+$/.test(action)) return false;
+    const p = parseCounts(action);
+    return !(p[13] || p[14]) && total(p) !== total(this.handCounts());
+  }
+
+  /** Ask before a costly action: `what` names it, `price` says what it costs; OK sends it. */
+  confirmAct(action, what, price) {
+    this.confirming = { action, what, price };
+    this.renderOverlay();
+  }
+
+  act(action, confirmed = false) {
     if (!this.info || !this.frame || this.pending) return;
+    if (!confirmed && this.breaksBurn(action)) return this.confirmAct(action, t("confirm_break_burn"), t("price_last"));
+    if (!confirmed && action.startsWith("burn ") && this.frame.view.phase === "play") {
+      const need = burnNeeds(this.handCounts(), parseCounts(action.slice(5)), this.bieSan());
+      if (!need.ok) return this.confirmAct(action, t("confirm_burn_short", need), t("price_last"));
+    }
+    this.confirming = null;
     const id = "a" + ++this.msgId;
     // the intent names the decision it answers: seats taken or left, 托管 and ready marks do not make it stale
     const decision = this.frame.turn.decision;
@@ -114,6 +215,8 @@ export class LiveTable {
   onFrame(f) {
     if (f.type === "welcome") {
       this.seat = f.seat;
+      if (f.seat !== null && this.info && this.info.token && this.prefs.askSingle)
+        this.send({ type: "prefs", ask_single: true, token: this.info.token });
       if (f.role === "spectator" && this.info && this.info.token) {
         // our token no longer holds a seat: watch
         storeSeat(this.code, null);
@@ -153,6 +256,13 @@ export class LiveTable {
 
   absorb(f) {
     const full = f.full;
+    const mySeat = f.table && f.table.seats && this.seat !== null ? f.table.seats[this.seat] : null;
+    const wasAuto = !!(this.table && this.table.seats && this.seat !== null && this.table.seats[this.seat].auto);
+    if (mySeat && mySeat.auto && !wasAuto && !full && !this.autoAsked) {
+      toast(t("auto_timeout"), "warn");
+      this.announce(t("auto_timeout"));
+    }
+    if (mySeat && !mySeat.auto) this.autoAsked = false;
     const wasPaused = !!(this.table && this.table.ready);
     this.table = { ...(this.table || {}), ...f.table, config: f.table.config || this.config };
     if (full) {
@@ -178,13 +288,16 @@ export class LiveTable {
         this.deal = f.deal;
         this.resetDeal();
       }
+      this.marks = this.marksOf(f.events || []);
       for (const e of ended) {
         if (this.summaryShown.has(e.deal)) continue;
         this.summaryShown.add(e.deal);
         e.points = (f.table.points || [])[e.deal] || null;
         e.totals = f.table.totals;
         e.last = f.table.status === "over";
-        this.summary = e;
+        e.events = this.dealEventsOf(e.deal);
+        e.lastDeal = f.table.last_deal || null;
+        this.holdSummary(e);
       }
     }
     this.table.config = this.config;
@@ -194,19 +307,23 @@ export class LiveTable {
     // keep the selection within the hand
     const hand = parseCounts(f.view.hand || "");
     for (let r = 0; r < NUM_RANKS; r++) this.sel[r] = Math.min(this.sel[r], hand[r]);
-    if (this.table.status === "over" && !this.finalShown && !this.summary) {
+    if (this.table.status === "over" && !this.finalShown && !this.summary && !this.heldSummary) {
       this.finalShown = true;
       this.summary = { deal: f.deal, places: f.view.places, sweep: f.view.sweep, tribute: [],
-        points: (f.table.points || [])[f.deal], totals: f.table.totals, last: true };
+        points: (f.table.points || [])[f.deal], totals: f.table.totals, last: true,
+        events: this.dealEvents.slice(), lastDeal: f.table.last_deal || null };
     }
     if (this.summary && this.summary.last) this.finalShown = true;
     // the pause between two deals: the summary stays up until every seat is ready (or the timeout)
     const gate = f.table.ready;
-    if (gate && !this.summary && f.deal > 0 && !this.summaryShown.has(f.deal - 1)) {
-      // (a full frame mid-pause: after a reload or a reconnect)
+    if (gate && !this.summary && !this.heldSummary && f.deal > 0 && !this.summaryShown.has(f.deal - 1)) {
+      // (a full frame mid-pause: after a reload or a reconnect) the places come from the table, the tribute
+      // owed for the next deal from that deal's log
       this.summaryShown.add(f.deal - 1);
-      this.summary = { deal: f.deal - 1, places: null, sweep: null, tribute: [],
-        points: (f.table.points || [])[f.deal - 1] || null, totals: f.table.totals, last: false };
+      const ld = f.table.last_deal && f.table.last_deal.deal === f.deal - 1 ? f.table.last_deal : null;
+      this.summary = { deal: f.deal - 1, places: ld ? ld.places : null, sweep: ld ? ld.sweep : null,
+        tribute: (f.view.log || []).filter((e) => e.type === "tribute" || e.type === "tribute_return"),
+        points: (f.table.points || [])[f.deal - 1] || null, totals: f.table.totals, last: false, lastDeal: ld };
     }
     if (!gate && (wasPaused || this.readySent) && this.summary && !this.summary.last) this.summary = null;
     if (!gate) this.readySent = false;
@@ -215,7 +332,110 @@ export class LiveTable {
 
   resetDeal() {
     this.last = {};
+    if (this.dealEvents && this.dealEvents.length) this.prevDeal = { deal: this.deal - 1, events: this.dealEvents };
     this.dealEvents = [];
+  }
+
+  dealEventsOf(n) {
+    if (n === this.deal) return this.dealEvents.slice();
+    return this.prevDeal && this.prevDeal.deal === n ? this.prevDeal.events.slice() : [];
+  }
+
+  /** Show a deal's summary after a short pause, so its last plays stay visible first. */
+  holdSummary(e) {
+    const reduce = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    this.heldSummary = e;
+    clearTimeout(this.summaryTimer);
+    this.summaryTimer = setTimeout(() => {
+      if (this.heldSummary !== e || !this.alive) return;
+      this.heldSummary = null;
+      this.summary = e;
+      this.renderOverlay();
+    }, reduce ? 600 : SUMMARY_DELAY_MS);
+  }
+
+  /** The brief marks the new events call for: 够级 / 开点 / 烧 / 闷 / 革命 / going out. */
+  marksOf(events) {
+    const out = [];
+    for (const ev of events) {
+      if (ev.deal !== this.deal) continue;
+      const who = this.name(ev.seat);
+      if (ev.type === "open") out.push({ text: t("mark_open"), who, cls: "open" });
+      else if (ev.type === "burn") out.push({ text: t("mark_burn"), who, cls: "burn" });
+      else if (ev.type === "smothered") out.push({ text: t("mark_smothered"), who, cls: "men" });
+      else if (ev.type === "revolution") out.push({ text: t("mark_revolution"), who, cls: "rev" });
+      else if (ev.type === "burn_failed") out.push({ text: t("mark_failed_burn"), who, cls: "men" });
+      else if (ev.type === "out") out.push({ text: t("mark_out", { place: placeName(ev.order - 1) }), who, cls: "out" });
+      else if (ev.type === "act" && /^[3-9TJQKA2XD]+$/.test(ev.action || "")) {
+        const p = playOf(parseCounts(ev.action));
+        if (p && p.gouji) out.push({ text: t("mark_gouji"), who, cls: "gouji", soft: true });
+      }
+    }
+    // the strongest mark wins (a gouji play that opens the point is told as 开点)
+    const strong = out.filter((m) => !m.soft);
+    return strong.length ? strong.slice(-2) : out.slice(-1);
+  }
+
+  showMarks() {
+    const marks = this.marks || [];
+    this.marks = null;
+    if (!marks.length) return;
+    if (this.prefs.sound) this.sounds.mark();
+    const holder = h("div.marks", { "aria-hidden": "true" },
+      marks.map((m) => h("div.mark.mark-" + m.cls, h("span.mark-text", m.text), h("span.mark-who", m.who))));
+    const felt = this.feltHolder.querySelector(".felt");
+    if (!felt) return;
+    felt.appendChild(holder);
+    this.announce(marks.map((m) => `${m.who}: ${m.text}`).join("; "));
+    clearTimeout(this.markTimer);
+    this.markTimer = setTimeout(() => holder.remove(), reducedMotion() ? MARK_MS / 2 : MARK_MS);
+  }
+
+  /** The top play flies in from its player's seat when it is new. */
+  animateTop() {
+    const v = this.frame.view;
+    const key = v.top ? `${this.deal}:${v.top_seat}:${v.top}:${this.frame.state}` : null;
+    const fresh = v.top && this.lastTopPlay !== `${this.deal}:${v.top_seat}:${v.top}`;
+    if (v.top) this.lastTopPlay = `${this.deal}:${v.top_seat}:${v.top}`;
+    if (!key || !fresh) return;
+    if (this.prefs.sound) this.sounds.play();
+    if (reducedMotion()) return;
+    const cards = this.feltHolder.querySelector(".top-play .play-cards");
+    const seat = this.feltHolder.querySelector(`.seat[data-seat='${v.top_seat}']`);
+    if (!cards || !seat) return;
+    const a = cards.getBoundingClientRect();
+    const b = seat.getBoundingClientRect();
+    cards.style.setProperty("--from-x", `${b.left + b.width / 2 - (a.left + a.width / 2)}px`);
+    cards.style.setProperty("--from-y", `${b.top + b.height / 2 - (a.top + a.height / 2)}px`);
+    cards.classList.add("fly");
+  }
+
+  settingsBox() {
+    const box = h("div.summary.settings#settings", { role: "dialog", "aria-label": t("settings"), tabindex: "-1" },
+      h("h2", t("settings")),
+      h("label.check", h("input#pref-sound", { type: "checkbox", checked: this.prefs.sound,
+        onchange: (e) => { this.prefs.sound = e.target.checked; savePrefs(this.prefs); if (this.prefs.sound) this.sounds.play(); } }),
+      " " + t("pref_sound")),
+      h("label.check", h("input#pref-ask-single", { type: "checkbox", checked: this.prefs.askSingle,
+        onchange: (e) => {
+          this.prefs.askSingle = e.target.checked;
+          savePrefs(this.prefs);
+          if (this.info && this.info.token) this.send({ type: "prefs", ask_single: this.prefs.askSingle, token: this.info.token });
+        } }),
+      " " + t("pref_ask_single")),
+      h("p.muted.small", t("pref_ask_single_help")),
+      h("div.prompt-btns", h("button.btn.primary#settings-close", { type: "button",
+        onclick: () => { this.settingsOpen = false; this.renderOverlay(); } }, t("close"))));
+    return box;
+  }
+
+  bieSan() {
+    return !this.rules || this.rules.bie_san !== false;
+  }
+
+  /** Say something to screen readers (the live status region). */
+  announce(text) {
+    if (this.live && text && this.live.textContent !== text) this.live.textContent = text;
   }
 
   addEvent(ev) {
@@ -225,7 +445,7 @@ export class LiveTable {
 
   /** The deal's log lines, in the current language. */
   logLines() {
-    const ctx = { setup: false };
+    const ctx = { setup: false, me: this.seat };
     const out = [];
     for (const ev of this.dealEvents) {
       const line = describeEvent(ev, (s) => this.name(s), ctx);
@@ -251,6 +471,7 @@ export class LiveTable {
     this.actionsEl = h("div.actions");
     this.side = h("aside.side");
     this.overlay = h("div.overlay-holder");
+    this.live = h("div.sr-only#status-live", { role: "status", "aria-live": "polite" });
     this.root.appendChild(
       h(
         "section.table-view",
@@ -262,6 +483,7 @@ export class LiveTable {
           this.side,
         ),
         this.overlay,
+        this.live,
       ),
     );
   }
@@ -279,6 +501,7 @@ export class LiveTable {
     this.renderActions();
     this.renderSide();
     this.renderOverlay();
+    this.markHint();
     this.renderDuplicate();
   }
 
@@ -324,9 +547,13 @@ export class LiveTable {
         mySeat !== null && this.info
           ? h("button.chip" + (auto ? ".on" : ""), {
               type: "button", id: "auto-btn", title: t("auto_title"),
-              onclick: () => this.send({ type: "auto", on: !auto, token: this.info.token }),
+              onclick: () => { this.autoAsked = !auto; this.send({ type: "auto", on: !auto, token: this.info.token }); },
             }, auto ? t("auto_on") : t("auto_off"))
           : null,
+        h("button.chip", { type: "button", id: "settings-btn", title: t("settings"),
+          onclick: () => { this.settingsOpen = !this.settingsOpen; this.renderOverlay(); } }, "⚙"),
+        h("button.chip", { type: "button", id: "help-btn", title: t("keys_title"), "aria-expanded": this.helpOpen ? "true" : "false",
+          onclick: () => this.toggleHelp() }, "?"),
         h("button.chip", { type: "button", onclick: () => this.leave() }, t(this.info ? "leave" : "lobby")),
       ),
     );
@@ -368,7 +595,28 @@ export class LiveTable {
     const prompt = this.promptPanel();
     if (prompt) felt.appendChild(prompt);
     clear(this.feltHolder).appendChild(felt);
+    const status = felt.querySelector(".status-line");
+    const forced = this.forcedText();
+    if (status && forced) {
+      status.textContent = forced;
+      status.classList.add("mine", "forced");
+    }
+    if (status) this.announce(status.textContent);
+    this.animateTop();
+    this.showMarks();
     this.tick();
+  }
+
+  /** When this seat's one legal answer is given for it: what the page says instead of asking (要不起 …). */
+  forcedText() {
+    const turn = this.frame && this.frame.turn;
+    if (!turn || !turn.forced || this.seat === null) return null;
+    const kind = turn.kind;
+    if (kind === "burn") return t("forced_no_burn");
+    if (kind === "revolution") return t("forced_no_revolution");
+    if (kind === "buy_four") return t("forced_no_buy");
+    if (turn.forced === "pass") return t("forced_pass");
+    return t("forced_play", { cards: cardsText(turn.forced) });
   }
 
   waitingPanel() {
@@ -410,7 +658,7 @@ export class LiveTable {
       const n = this.returnSize();
       body = [h("p", t("p_return", { n, name: this.name(this.returnTo()) }))];
     }
-    const hint = this.hint ? h("div.hint-reason", icon("bulb"), " " + this.hint.reason) : null;
+    const hint = this.hint ? h("div.hint-reason", icon("bulb"), " " + this.hintText()) : null;
     return h("div.prompt", { role: "dialog", "aria-label": t("phase_" + v.phase) },
       h("h3", t("phase_" + v.phase)), body, hint);
   }
@@ -482,9 +730,83 @@ export class LiveTable {
     const selText = formatCounts(this.sel);
     this.handInfo.append(
       ...[h("span.sel-text", selText ? t("selected", { cards: cardsText(selText) }) + ` (${total(this.sel)})` : t("nothing_selected")),
-      this.hint && !SETUP_PHASES.includes(v.phase) ? h("span.hint-reason", icon("bulb"), " " + this.hint.reason) : null,
+      this.hint && !SETUP_PHASES.includes(v.phase) ? h("span.hint-reason", icon("bulb"), " " + this.hintText()) : null,
+      this.burnInfo(),
       ].filter(Boolean),
     );
+  }
+
+  /** The hint's reason in the page's language, with the seats' names as shown. */
+  hintText() {
+    const hnt = this.hint;
+    if (!hnt) return "";
+    return (hnt.code && reasonText(hnt.code, hnt.params, (s) => this.name(s))) || hnt.reason;
+  }
+
+  /** Before a burn: what it needs (the plays left after it, a joker for each but the last) and whether the
+   * hand can carry it; during this seat's own burn: the jokers left for the plays to come. */
+  burnInfo() {
+    if (!this.isMyTurn() || this.frame.view.phase !== "play") return null;
+    const hand = this.handCounts();
+    const me = this.frame.view.players[this.seat] || {};
+    if (this.frame.turn.burn_offer && total(this.sel)) {
+      const need = burnNeeds(hand, this.sel, this.bieSan());
+      return h("span.burn-need" + (need.ok ? ".ok" : ".short"), { id: "burn-need" },
+        t(need.ok ? "burn_need_ok" : "burn_need_short", need));
+    }
+    if (me.burning) {
+      const left = playsNeeded(hand, this.bieSan());
+      const jokers = hand[13] + hand[14];
+      return h("span.burn-need" + (jokers >= left - 1 ? ".ok" : ".short"), { id: "burn-need" },
+        t("burning_need", { after: left, needed: Math.max(0, left - 1), jokers }));
+    }
+    return null;
+  }
+
+  /** A click on a rank: a natural rank is selected whole (or as many as the play to beat needs, and it
+   * replaces another natural rank); clicked again, one fewer; 2s and jokers are added one per click. */
+  clickRank(r) {
+    const n = this.handCounts()[r];
+    if (!n) return;
+    const cur = this.sel[r];
+    if (r >= TWO) {
+      this.setSel(r, cur >= n ? 0 : cur + 1);
+      return;
+    }
+    if (cur) {
+      this.setSel(r, cur - 1);
+      return;
+    }
+    for (let q = 0; q < TWO; q++) if (q !== r) this.sel[q] = 0;
+    let want = n;
+    const top = this.frame && this.frame.view.top;
+    if (top && this.frame.view.phase === "play") {
+      const a = playOf(parseCounts(top));
+      const extra = this.sel[TWO] + this.sel[13] + this.sel[14];
+      if (a && !a.effBig) {
+        want = Math.max(1, Math.min(n, a.size - extra));
+        if (want < a.size - extra) {
+          // too few of the rank: make up the count with 2s, then small, then big jokers, if that beats
+          const hand = this.handCounts();
+          const trial = this.sel.slice();
+          trial[r] = want;
+          let short = a.size - extra - want;
+          for (const q of [TWO, 13, 14]) {
+            const add = Math.min(short, hand[q] - trial[q]);
+            trial[q] += add;
+            short -= add;
+          }
+          if (!short && playAllowed(trial, hand, top, this.rules)) {
+            this.sel = trial;
+            this.renderHand();
+            this.renderActions();
+            this.markHint();
+            return;
+          }
+        }
+      }
+    }
+    this.setSel(r, want);
   }
 
   bindGroup(g, r) {
@@ -493,9 +815,8 @@ export class LiveTable {
       if (e.button !== 0) return;
       this.longPressed = false;
       timer = setTimeout(() => {
-        this.longPressed = true;
-        const n = this.handCounts()[r];
-        this.setSel(r, this.sel[r] === n ? 0 : n);
+        this.longPressed = true; // a long press clears the rank
+        this.setSel(r, 0);
       }, LONG_PRESS_MS);
     });
     const cancel = () => clearTimeout(timer);
@@ -506,8 +827,7 @@ export class LiveTable {
         this.longPressed = false;
         return;
       }
-      const n = this.handCounts()[r];
-      this.setSel(r, this.sel[r] >= n ? 0 : this.sel[r] + 1);
+      this.clickRank(r);
     });
     g.addEventListener("contextmenu", (e) => {
       e.preventDefault();
@@ -531,6 +851,7 @@ export class LiveTable {
     this.sel[r] = n;
     this.renderHand();
     this.renderActions();
+    this.markHint();
   }
 
   // ------------------------------------------------------------------ actions
@@ -591,6 +912,8 @@ export class LiveTable {
       return;
     }
     const burnOffer = mine && turn.burn_offer;
+    const forced = this.forcedText();
+    if (forced) this.actionsEl.append(h("span.forced-pill#forced", { role: "note" }, forced));
     this.actionsEl.append(
       hintBtn,
       clearBtn,
@@ -618,31 +941,37 @@ export class LiveTable {
       if (res.state !== this.frame.state) return;
       action = res.action;
       reason = res.reason;
+      this.hintCode = { code: res.code, params: res.params };
     } catch (e) {
       if (e.status === 409 || this.frame.state !== state) return;
       const turn = this.frame.turn;
       const list = turn.choices || turn.sample || [];
       action = list.find((c) => c !== "pass" && c !== "yield") || list[0];
       reason = t("hint_fallback");
+      this.hintCode = { code: null, params: null };
     }
     if (!action || this.frame.state !== state) return;
-    this.hint = { state, action, reason };
+    this.hint = { state, action, reason, ...(this.hintCode || {}) };
     let cards = null;
     if (action.startsWith("burn ")) cards = action.slice(5);
     else if (action.startsWith("return ")) cards = action.slice(7);
     else if (/^[3-9TJQKA2XD]+$/.test(action)) cards = action;
     if (cards) this.sel = parseCounts(cards);
     else this.sel.fill(0);
+    this.hint.flash = action === "pass" ? "#btn-pass, .prompt [data-action='pass']"
+      : action === "yield" ? "#btn-yield"
+      : cards === null ? `.prompt [data-action='${action}']` : action.startsWith("burn") ? "#btn-burn"
+      : action.startsWith("return") ? "#btn-return" : "#btn-play";
     this.renderAll();
-    const flash = this.root.querySelector(
-      action === "pass" ? "#btn-pass, .prompt [data-action='pass']"
-        : action === "yield" ? "#btn-yield"
-        : cards === null ? `.prompt [data-action='${action}']` : action.startsWith("burn") ? "#btn-burn"
-        : action.startsWith("return") ? "#btn-return" : "#btn-play");
-    if (flash) {
-      flash.classList.add("hinted");
-      flash.focus();
-    }
+    const flash = this.root.querySelector(".hinted");
+    if (flash) flash.focus();
+  }
+
+  /** Mark the hinted button again after a redraw (a change of language redraws everything). */
+  markHint() {
+    if (!this.hint || !this.hint.flash || !this.frame || this.hint.state !== this.frame.state) return;
+    const el = this.root.querySelector(this.hint.flash);
+    if (el) el.classList.add("hinted");
   }
 
   onKey(e) {
@@ -665,11 +994,44 @@ export class LiveTable {
       if (e.target.tagName === "BUTTON" && !e.target.classList.contains("group")) return;
       click("#btn-play:not([disabled]), #btn-burn:not([disabled]), #btn-return:not([disabled])");
       e.preventDefault();
+    } else if (key === "?") {
+      this.toggleHelp();
     } else if (key === "Escape") {
-      this.clearSel();
+      if (this.helpOpen || this.confirming || this.settingsOpen) {
+        this.helpOpen = false;
+        this.settingsOpen = false;
+        this.confirming = null;
+        this.renderOverlay();
+      } else this.clearSel();
     } else if (e.code === "KeyP") click("#btn-pass");
     else if (e.code === "KeyY") click("#btn-yield");
     else if (e.code === "KeyH") click("#btn-hint");
+  }
+
+  toggleHelp() {
+    this.helpOpen = !this.helpOpen;
+    this.renderBar();
+    this.renderOverlay();
+  }
+
+  helpBox() {
+    const rows = [["keys_select", "3–9 0 J Q K A 2 X D"], ["keys_fewer", "Shift + …"], ["keys_play", "Enter"],
+      ["keys_pass", "P"], ["keys_yield", "Y"], ["keys_hint", "H"], ["keys_clear", "Esc"], ["keys_help", "?"]];
+    return h("div.summary.help#help", { role: "dialog", "aria-label": t("keys_title"), tabindex: "-1" },
+      h("h2", t("keys_title")),
+      h("p", t("keys_mouse")),
+      h("table.keys", h("tbody", rows.map(([k, v]) => h("tr", h("th", h("kbd", v)), h("td", t(k)))))),
+      h("div.prompt-btns", h("button.btn.primary", { type: "button", id: "help-close",
+        onclick: () => this.toggleHelp() }, t("close"))));
+  }
+
+  confirmBox() {
+    const c = this.confirming;
+    return h("div.summary.confirm#confirm", { role: "alertdialog", "aria-label": c.what, tabindex: "-1" },
+      h("h2", t("confirm_title")), h("p", c.what), h("p.price", c.price),
+      h("div.prompt-btns",
+        h("button.btn#confirm-cancel", { type: "button", onclick: () => { this.confirming = null; this.renderOverlay(); } }, t("cancel")),
+        h("button.btn.danger#confirm-ok", { type: "button", onclick: () => this.act(c.action, true) }, t("confirm_anyway"))));
   }
 
   tick() {
@@ -697,8 +1059,10 @@ export class LiveTable {
     }
     this.side.appendChild(bar);
     if (this.sideTab === "log") {
-      this.logEl = h("ol.log", { "aria-live": "polite" });
-      for (const item of this.logLines().slice(-400)) this.logEl.appendChild(h("li." + item.cls, item.line));
+      this.logEl = h("ol.log");
+      // while the table waits for players, the deal (dealt already) is not told: it starts with the table
+      const lines = this.table.status === "waiting" ? [{ line: t("waiting_deal"), cls: "ev-info" }] : this.logLines();
+      for (const item of lines.slice(-400)) this.logEl.appendChild(h("li." + item.cls, item.line));
       this.side.appendChild(this.logEl);
       this.logEl.scrollTop = stick ? this.logEl.scrollHeight : keep;
     } else {
@@ -748,17 +1112,26 @@ export class LiveTable {
 
   renderOverlay() {
     clear(this.overlay);
+    if (this.confirming || this.helpOpen || this.settingsOpen) {
+      const box = this.confirming ? this.confirmBox() : this.helpOpen ? this.helpBox() : this.settingsBox();
+      this.overlay.appendChild(h("div.backdrop", box));
+      (box.querySelector("#confirm-cancel, #help-close, #settings-close") || box).focus();
+      return;
+    }
     const s = this.summary;
     if (!s) return;
     const dup = this.table && this.table.duplicate;
     const pp = dup ? [6, 5, 4, 3, 2, 1] : (this.rules && this.rules.place_points) || [4, 2, 0, 0, -2, -4];
+    const why = this.placeReasons(s);
     const placeRows = (s.places || []).map((seat, i) =>
       h("li.team" + teamOf(seat), h("span.place.place" + i, placeName(i)), h("span.who", this.name(seat)),
+        h("span.why", why[seat] || ""),
         h("span.pts", s.sweep === null || s.sweep === undefined ? (pp[i] > 0 ? "+" : "") + pp[i] : "")));
     const tribute = s.tribute.filter((e) => e.type === "tribute").map((e) =>
       h("li", describeEvent(e, (x) => this.name(x), { setup: true })));
     const tot = s.totals || [0, 0];
-    const box = h("div.summary", { role: "dialog", "aria-label": t("deal_over", { n: s.deal + 1 }) },
+    const box = h("div.summary", { role: "dialog", "aria-modal": "true", tabindex: "-1",
+      "aria-label": s.last ? t("set_over") : t("deal_over", { n: s.deal + 1 }) },
       h("h2", s.last ? t("set_over") : t("deal_over", { n: s.deal + 1 })),
       s.sweep !== null && s.sweep !== undefined ? h("p.sweep", t("sweep", { team: teamName(s.sweep) })) : null,
       h("ol.places", placeRows),
@@ -776,7 +1149,30 @@ export class LiveTable {
       h("div.prompt-btns", this.continueButton(s)),
     );
     this.overlay.appendChild(h("div.backdrop", box));
+    if (this.focusedSummary !== s) {
+      this.focusedSummary = s;
+      box.focus();
+    }
     this.tick();
+  }
+
+  /** Why each seat placed where it did: seat → one line (went out Nth, smothered by whom, 诈烧, 革命, or
+   * still holding cards when the deal ended), from the deal's events or the table's last_deal. */
+  placeReasons(s) {
+    const out = {};
+    const ld = s.lastDeal && s.lastDeal.deal === s.deal ? s.lastDeal : null;
+    const evs = s.events || [];
+    const outs = ld ? ld.out_order : evs.filter((e) => e.type === "out").map((e) => e.seat);
+    const smothered = ld ? ld.smothered : evs.filter((e) => e.type === "smothered").map((e) => [e.seat, e.by]);
+    const failed = ld ? ld.failed_burns : evs.filter((e) => e.type === "burn_failed").map((e) => e.seat);
+    const revolted = ld ? ld.revolted : evs.filter((e) => e.type === "revolution").map((e) => e.seat);
+    if (!ld && !evs.length) return out;
+    outs.forEach((seat, i) => (out[seat] = t("why_out", { n: i + 1 })));
+    for (const [seat, by] of smothered) out[seat] = t("why_smothered", { by: this.name(by) });
+    for (const seat of failed) out[seat] = t("why_failed_burn");
+    for (const seat of revolted) out[seat] = t("why_revolted");
+    for (const seat of s.places || []) if (!out[seat]) out[seat] = t("why_held");
+    return out;
   }
 
   /** Between two deals: who is ready for the next deal (✓) and the time left. */

@@ -1,0 +1,80 @@
+"""Decision windows: every seat one event asks, answered at once, resolved after a masking time.
+
+The engine asks seats one at a time (:meth:`gouji.Deal.window`): the seats offered the burn of a gouji play
+in priority order, the seats answering a revolution (革命) or an optional 买四 in turn order, else the one
+seat to act.  The table opens a :class:`Window` over all of them when the event comes up:
+
+- a seat with one legal answer (``pass`` on a burn it cannot make, 要不起, a forced play) is never asked:
+  its answer is given for it (unless its player asked to be asked anyway, ``ask_single``);
+- a bot's seat, or a person's on 托管, decides at once;
+- a person with a real choice is asked, all of them together: one prompt, one timer (``turn_seconds``);
+  a timeout declines (``pass``; an ordinary turn is played by the 托管 bot) and puts the seat on 托管.
+
+The window resolves when every answer is in, and never before its **masking time** (the table's bot delay)
+has passed since it opened — the same whether anyone could act or not, so neither the time nor who was
+prompted tells the table about a hidden hand.  Then the answers are fed to the engine in its order; an
+answer that ends the event (a burn taken, a deal voided by a second revolution) drops the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..actions import PASS
+from ..deal import SETUP_BUY_FOUR, SETUP_REVOLUTION, Deal
+
+WindowKey = tuple[int, int]
+"""(deal index, decisions made in that deal) when a window opens: a new decision means a new window."""
+
+
+@dataclass
+class Window:
+    """One event's answers being collected."""
+
+    key: WindowKey
+    kind: str
+    """``burn``, ``revolution``, ``buy_four`` or ``turn`` (one seat's decision)."""
+    seats: list[int]
+    """The seats the engine asks, in its order."""
+    opened: float
+    """Loop time when it opened."""
+    until: float
+    """Loop time before which it does not resolve (the masking time)."""
+    answers: dict[int, tuple[str, str]] = field(default_factory=dict)
+    """seat → (action text, by: ``forced``, ``bot``, ``auto``, ``player`` or ``timeout``)."""
+    asked: set[int] = field(default_factory=set)
+    """People with a real choice who have not answered yet."""
+    thinking: list[int] = field(default_factory=list)
+    """Bot (and 托管) seats whose answer is still being thought out."""
+    prompted: set[int] = field(default_factory=set)
+    """Every person this window asked (answered or not)."""
+    deadline: float | None = None
+    """Epoch seconds when the people asked time out (None: no turn timer)."""
+    choice: bool = False
+    """Whether any seat had more than one legal answer (known to the server only)."""
+
+    @property
+    def complete(self) -> bool:
+        return not self.asked and not self.thinking
+
+
+def window_kind(deal: Deal) -> str:
+    """The kind of event the deal's current decision belongs to."""
+    if deal.phase == SETUP_REVOLUTION:
+        return "revolution"
+    if deal.phase == SETUP_BUY_FOUR:
+        return "buy_four"
+    if deal.burn_offered:
+        return "burn"
+    return "turn"
+
+
+def timeout_answer(kind: str, legal_has_pass: bool) -> str | None:
+    """What a timeout answers for a person: ``pass`` in a window of several seats (it declines); None
+    (the 托管 bot decides) for one seat's own turn."""
+    if kind != "turn" and legal_has_pass:
+        return str(PASS)
+    return None
+
+
+__all__ = ["Window", "WindowKey", "timeout_answer", "window_kind"]

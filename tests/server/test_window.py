@@ -1,0 +1,245 @@
+"""Decision windows at the protocol level, without a browser (gouji.server.window).
+
+- no decision with one legal answer ever reaches a person, over whole deals on every preset;
+- the seats of one event (a burn offer, a revolution, a 买四 round) are asked at once, and a seat that is not
+  asked learns nothing of who is;
+- a window's time does not depend on whether anyone could act: it lasts the masking time (bots decide at
+  once inside it), with and without a possible burner.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import statistics
+import threading
+from collections.abc import Coroutine
+from typing import Any, TypeVar
+
+import gouji
+from gouji.bots.heuristic import HeuristicBot
+from gouji.server import protocol as P
+from gouji.server.config import TableConfig
+from gouji.server.connection import Connection
+from gouji.server.table import Room, token_hash
+
+T = TypeVar("T")
+
+
+def _run(coro: Coroutine[Any, Any, T]) -> T:
+    """asyncio.run in a thread of its own (the browser tests may leave a running loop in the main thread)."""
+    out: list[T] = []
+    errors: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            out.append(asyncio.run(coro))
+        except BaseException as e:  # handed to the test's thread
+            errors.append(e)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if errors:
+        raise errors[0]
+    return out[0]
+
+
+def _room(preset: str, seed: int, bots: tuple[str | None, ...], bot_delay: float = 0.0) -> Room:
+    rules = gouji.RuleSet.preset(preset).to_dict()
+    return Room(1, "WINDOW", TableConfig(preset, rules, seed, 1, None, bot_delay, bots), "x" * 64)
+
+
+def _latest(conn: Connection) -> dict[str, Any] | None:
+    frame = None
+    while not conn.queue.empty():
+        item = conn.queue.get_nowait()
+        if isinstance(item, str):
+            f = json.loads(item)
+            if f["type"] == "state":
+                frame = f
+    return frame
+
+
+async def _six_people(preset: str, seed: int) -> tuple[Room, list[dict[str, Any]], int]:
+    """A one-deal set with a person (a test client choosing by the hint) at every seat; returns the room,
+    every prompt a person got, and how many decisions the deal took."""
+    room = _room(preset, seed, (None,) * 6)
+    conns: list[Connection] = []
+    for s in range(6):
+        room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"token-{s}")})
+    for s in range(6):
+        c = Connection(limit=100_000)
+        room.attach(c, s, token_hash(f"token-{s}"))
+        conns.append(c)
+    room.commit("start")
+    prompts: list[dict[str, Any]] = []
+    last: list[dict[str, Any] | None] = [None] * 6
+    acted: set[tuple[int, int]] = set()
+    bot = HeuristicBot()
+    for _ in range(200_000):
+        if room.status != "playing":
+            break
+        for s, c in enumerate(conns):
+            f = _latest(c) or last[s]
+            last[s] = f
+            if f is None or "legal_count" not in f["turn"] or (s, f["state"]) in acted:
+                continue
+            assert f["turn"]["seat"] == s
+            prompts.append(f["turn"])
+            acted.add((s, f["state"]))
+            deal = room.match.current
+            action = bot.decide(deal.view(s), deal.legal_actions_of(s), None)  # type: ignore[arg-type]
+            msg = P.ClientMessage("act", token=f"token-{s}", action=str(action), state=f["state"])
+            room.intent(c, msg)
+        await asyncio.sleep(0)
+    assert room.status == "over"
+    return room, prompts, room.match.deals[0].decisions
+
+
+def test_no_decision_with_one_answer_ever_reaches_a_person_on_every_preset() -> None:
+    forced_total = 0
+    for preset in gouji.PRESETS:
+        _, prompts, decisions = _run(_six_people(preset, seed=11))
+        assert prompts, preset
+        for turn in prompts:
+            assert turn["legal_count"] > 1, (preset, turn)
+        # every decision of the deal was made: by a person on a prompt, or given for the seat
+        assert len(prompts) < decisions
+        forced_total += decisions - len(prompts)
+    assert forced_total > 100
+
+
+def test_the_seats_of_a_burn_offer_are_asked_at_once_and_the_others_learn_nothing() -> None:
+    async def run() -> None:
+        # seat 0 leads QQQ: seats 2, 4, 1 and 5 are offered the burn; seats 2 and 5 hold beating plays
+        hands = ["QQQ5553", "9996", "KKKX8873", "8863", "7763", "AAAX7743"]
+        room = _room("qingdao", 1, (None,) * 6)
+        deal = gouji.Deal.from_hands(hands, "qingdao", leader=0)
+        room.match.deals[-1] = deal
+        conns = []
+        for s in range(6):
+            room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"token-{s}")})
+            c = Connection(limit=10_000)
+            room.attach(c, s, token_hash(f"token-{s}"))
+            conns.append(c)
+        room.commit("start")
+        f0 = _latest(conns[0])
+        assert f0 is not None and f0["turn"]["legal_count"] > 1
+        room.intent(conns[0], P.ClientMessage("act", token="token-0", action="QQQ", state=f0["state"]))
+        frames = [_latest(c) for c in conns]
+        assert room.window is not None and room.window.kind == "burn"
+        assert room.window.seats == [2, 4, 1, 5] and room.window.asked == {2, 5}
+        for s, f in enumerate(frames):
+            assert f is not None
+            turn = f["turn"]
+            assert turn["kind"] == "burn" and turn["seats"] == [2, 4, 1, 5]
+            if s in (2, 5):
+                assert turn["seat"] == s and turn["legal_count"] > 1 and "pass" in turn["choices"]
+            else:  # the same public turn whatever the hand: nothing says who was prompted
+                assert "legal_count" not in turn and turn["deadline"] is None
+                public = {k: v for k, v in turn.items() if k != "forced"}
+                assert public == {k: v for k, v in frames[0]["turn"].items() if k != "forced"}
+            if s in (4, 1):
+                assert turn["forced"] == "pass"
+        # both answer; seat 5 first: nothing resolves until seat 2 (first in priority) answers too
+        room.intent(conns[5], P.ClientMessage("act", token="token-5", action="burn AAA", state=frames[5]["state"]))
+        assert room.window is not None and room.window.asked == {2}
+        room.intent(conns[2], P.ClientMessage("act", token="token-2", action="pass", state=frames[2]["state"]))
+        await asyncio.sleep(0)
+        acts = [(e["seat"], e["action"]) for e in deal.events if e["type"] == "act"]
+        assert acts[1:5] == [(2, "pass"), (4, "pass"), (1, "pass"), (5, "burn AAA")]
+        assert deal.burner == 5
+
+    _run(run())
+
+
+def test_a_burn_window_takes_the_masking_time_whether_or_not_anyone_could_burn() -> None:
+    mask = 0.03
+
+    async def run() -> list[tuple[str, float, bool, bool]]:
+        timings: list[tuple[str, float, bool, bool]] = []
+        for seed in range(3):
+            room = _room("qingdao", seed, ("heuristic",) * 6, bot_delay=mask)
+            room.commit("start")
+            for _ in range(20_000):
+                if room.status != "playing":
+                    break
+                await asyncio.sleep(0.01)
+            assert room.status == "over"
+            timings += room.timings
+        return timings
+
+    timings = _run(run())
+    burns = [(t, choice) for kind, t, _, choice in timings if kind == "burn"]
+    could = [t for t, choice in burns if choice]
+    could_not = [t for t, choice in burns if not choice]
+    assert could and could_not, "both kinds of burn window occur"
+    for t, _ in burns:
+        assert t >= mask
+    a, b = statistics.median(could), statistics.median(could_not)
+    print(
+        f"burn windows: {len(could)} with a possible burner, median {a * 1000:.1f} ms; "
+        f"{len(could_not)} without, median {b * 1000:.1f} ms (masking time {mask * 1000:.0f} ms)"
+    )
+    assert abs(a - b) < mask, "a window's time does not tell whether anyone could burn"
+    # and every other decision lasts the masking time too: bots think inside it
+    assert all(t >= mask for _, t, _, _ in timings)
+
+
+def test_prefs_ask_single_makes_the_person_click_even_one_answer() -> None:
+    async def run() -> int:
+        room = _room("qingdao", 5, (None, "heuristic", "heuristic", "heuristic", "heuristic", "heuristic"))
+        room.commit("join", 0, {"nickname": "ann", "token_hash": token_hash("token-0")})
+        conn = Connection(limit=100_000)
+        room.attach(conn, 0, token_hash("token-0"))
+        room.set_prefs(conn, P.parse_client(json.dumps({"type": "prefs", "ask_single": True, "token": "token-0"})))
+        assert room.seats[0].ask_single
+        room.commit("start")
+        singles = 0
+        for _ in range(100_000):
+            if room.status != "playing" or singles >= 3:
+                break
+            f = _latest(conn)
+            if f is not None and "legal_count" in f["turn"] and f["turn"]["seat"] == 0:
+                deal = room.match.current
+                legal = deal.legal_actions_of(0)
+                singles += len(legal) == 1
+                action = str(HeuristicBot().decide(deal.view(0), legal, None))  # type: ignore[arg-type]
+                room.intent(conn, P.ClientMessage("act", token="token-0", action=action, state=f["state"]))
+            await asyncio.sleep(0)
+        return singles
+
+    assert _run(run()) >= 3  # questions with one answer reached the person who asked for them
+    bad = json.dumps({"type": "prefs", "ask_single": "yes", "token": "t"})
+    try:
+        P.parse_client(bad)
+    except P.ProtocolError as e:
+        assert e.code == P.BAD_MESSAGE and "ask_single" in e.message
+    else:
+        raise AssertionError("a prefs message without a boolean is refused")
+
+
+def test_a_timeout_in_a_burn_window_declines_and_puts_the_seat_on_auto() -> None:
+    async def run() -> None:
+        hands = ["QQQ5553", "9996", "KKKX8873", "8863", "7763", "AAAX7743"]
+        rules = gouji.RuleSet.preset("qingdao").to_dict()
+        config = TableConfig("qingdao", rules, 1, 1, 0.05, 0.0, (None,) * 6)
+        room = Room(1, "WINDOW", config, "x" * 64)
+        deal = gouji.Deal.from_hands(hands, "qingdao", leader=0)
+        room.match.deals[-1] = deal
+        for s in range(6):
+            room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"token-{s}")})
+        room.commit("start")
+        room.commit("act", 0, {"action": "QQQ", "by": "player"})
+        w = room.window
+        assert w is not None and w.kind == "burn" and w.asked == {2, 5}
+        for _ in range(200):
+            if room.window is not w:
+                break
+            await asyncio.sleep(0.01)
+        acts = [(e["seat"], e["action"]) for e in deal.events if e["type"] == "act"]
+        assert acts[1:5] == [(2, "pass"), (4, "pass"), (1, "pass"), (5, "pass")]  # the timeout declined
+        assert room.seats[2].auto and room.seats[5].auto and not room.seats[4].auto
+
+    _run(run())
