@@ -556,16 +556,32 @@ def _sim_sets(rs: RuleSet, sets: int, seed: int, bots: str, as_json: bool, recor
     default=None,
     help="Default wait for the players between two deals of a set.  [default: the table's turn time]",
 )
+@click.option(
+    "--auto-bot",
+    type=click.Choice(["heuristic", "learned"]),
+    default="heuristic",
+    show_default=True,
+    help="The bot that plays for a seat on auto-play (托管).",
+)
 def serve(
-    host: str, port: int, database_url: str, turn_seconds: float, bot_delay: float, ready_seconds: float | None
+    host: str,
+    port: int,
+    database_url: str,
+    turn_seconds: float,
+    bot_delay: float,
+    ready_seconds: float | None,
+    auto_bot: str,
 ) -> None:
     """Run the game server: tables of six with bots and people, play over WebSockets, every finished deal
     and set stored as its record.  Starts on an SQLite file by default, with nothing to set up; the same
     code runs on PostgreSQL with --database-url postgresql+psycopg://…
 
     The timers are defaults: a table's creator may choose its own."""
+    from .server import table as table_module
     from .server.serve import run
     from .server.storage import StorageError
+
+    table_module.AUTO_BOT = auto_bot
 
     try:
         run(

@@ -134,3 +134,22 @@ def test_a_large_prior_bonus_plays_the_heuristics_choice() -> None:
         mine = bot.decide(view, legal, rng)
         assert mine == heuristic.decide(view, legal, rng)
         deal.act(mine)
+
+
+def test_auto_play_can_use_the_learned_bot() -> None:
+    """``gouji serve --auto-bot learned`` makes the learned bot play for seats on 托管."""
+    from click.testing import CliRunner
+
+    from gouji.cli import main
+    from gouji.server import table
+
+    assert table.auto_bot_name() == "heuristic"
+    out = CliRunner().invoke(main, ["serve", "--auto-bot", "nope"])
+    assert out.exit_code == 2 and "nope" in out.output
+    saved = table.AUTO_BOT
+    try:
+        table.AUTO_BOT = "learned"
+        assert table.auto_bot_name() == "learned"
+        assert isinstance(make_bot(table.auto_bot_name()), LearnedBot)
+    finally:
+        table.AUTO_BOT = saved

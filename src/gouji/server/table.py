@@ -45,7 +45,8 @@ CHOICES_CAP = 64
 """Legal actions are listed in full up to this many; past it a frame carries the count and a sample."""
 SAMPLE_SIZE = 16
 AUTO_BOT = "heuristic"
-"""The bot that plays for a seat on auto-play (托管), if registered; else ``random``."""
+"""The bot that plays for a seat on auto-play (托管), if registered; else ``random`` (``gouji serve
+--auto-bot learned`` sets it)."""
 
 
 def token_hash(token: str) -> str:
@@ -59,7 +60,7 @@ def new_token() -> str:
 
 
 def auto_bot_name() -> str:
-    """``heuristic`` when it is registered, else ``random``."""
+    """:data:`AUTO_BOT` when it is registered, else ``random``."""
     return AUTO_BOT if AUTO_BOT in BOTS else "random"
 
 

@@ -91,7 +91,7 @@ export class Lobby {
           }
           this.state.seats[s] = e.target.value;
         } },
-        [["me", "seat_you"], ["person", "seat_person"], ["heuristic", "seat_bot"], ["random", "seat_bot_random"]].map(
+        [["me", "seat_you"], ["person", "seat_person"], ["heuristic", "seat_bot"], ["learned", "seat_bot_learned"], ["random", "seat_bot_random"]].map(
           ([val, key]) => h("option", { value: val, selected: v === val }, t(key))));
       seats.appendChild(h("label.seat-choice.team" + (s % 2), h("span", t("seat_n", { n: s + 1 })), sel));
     });
@@ -152,7 +152,7 @@ export class Lobby {
       set_length: Number(get("set_length").value) || base.set_length,
       turn_seconds: timer ? Number(timer) : null,
       bot_delay: Number(get("bot_delay").value),
-      bots: seats.map((v) => (v === "heuristic" || v === "random" ? v : null)),
+      bots: seats.map((v) => (v === "heuristic" || v === "learned" || v === "random" ? v : null)),
       card_counter: get("card_counter").checked,
     };
     if (mine >= 0) {
