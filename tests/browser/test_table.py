@@ -488,7 +488,10 @@ def test_the_regional_setup_decisions_have_prompts(new_page: Any, server: LiveSe
     with the step (when its hand allows it) and a decline, and declining moves the deal on."""
     bots: list[str | None] = ["heuristic"] * 6
     bots[0] = None
-    t = server.create(preset="shandong", bots=bots, nickname="Ann", seat=0, bot_delay=0, turn_seconds=None)
+    # A decision with one answer is made for the person unless they ask to be asked (the page's setting):
+    # ask at once, before the first window's masking time (bot_delay) is over, so every step reaches the page.
+    t = server.create(preset="shandong", bots=bots, nickname="Ann", seat=0, bot_delay=1.0, turn_seconds=None)
+    server.room(t["code"]).seats[0].ask_single = True
     page = new_page()
     open_seat(page, t["code"], 0, t["token"], "Ann")
     seen: set[str] = set()

@@ -203,7 +203,8 @@ def test_a_restart_mid_match_resumes_both_tables(make_server: Any) -> None:
         with srv.connect(t1, ann_seat["token"]) as ann, srv.connect(t2, bob_seat["token"]) as bob:
             drive({0: ann}, lambda: len(room1.match.points) == 1)  # table 1 waits for table 2
             drive({1: bob}, lambda: room2.match.current.decisions > 6)
-            wait_until(lambda: room2.match.to_act == 1)
+            # on to a real question of seat 1 (a decision with one answer is made for it)
+            wait_until(lambda: room2.window is not None and 1 in room2.window.asked, timeout=40)
         states = (room1.state, room2.state)
         events2 = list(room2.match.current.events)
         hand = room2.match.current.hand(1)

@@ -319,7 +319,7 @@ def test_reconnect_mid_deal_gets_the_full_view(make_server: Any) -> None:
             ann.until(lambda f: f["type"] == "state" and f["state"] > (ann.acted_at or 0))
         room = srv.lobby().rooms[code]
         assert not any(c.seat == 0 for c in room.conns)
-        end = time.monotonic() + 10
+        end = time.monotonic() + 40  # generous: the machine may be shared
         while room.window is None or 0 not in room.window.asked:  # on to a real choice of seat 0 (no timer)
             assert time.monotonic() < end
             time.sleep(0.005)
