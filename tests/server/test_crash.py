@@ -230,7 +230,13 @@ def _crash_and_check(db_url: str, tmp_path: Path) -> None:
             while not all(c.connections > n or c.stop.is_set() for c, n in zip(clients, connected, strict=True)):
                 assert time.monotonic() < end, f"after kill {kill + 1} not every client came back"
                 time.sleep(0.05)
-        time.sleep(0.5)
+        # play on until a deal has ended (each decision window lasts at least the table's bot delay, so a
+        # deal takes a few seconds), then the last kill
+        end = time.monotonic() + 90
+        while not any(f["table"]["deals_over"] >= 1 for c in clients for f in c.frames[-3:] if "table" in f):
+            assert time.monotonic() < end, "no deal ended within 90 s of play"
+            time.sleep(0.1)
+        time.sleep(rng.uniform(0.0, 0.5))
         server.kill()  # and the last one
     finally:
         for c in clients:
