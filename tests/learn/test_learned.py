@@ -153,3 +153,42 @@ def test_auto_play_can_use_the_learned_bot() -> None:
         assert isinstance(make_bot(table.auto_bot_name()), LearnedBot)
     finally:
         table.AUTO_BOT = saved
+
+
+def _burn_loving_net() -> QNet:
+    """A network that values every burn far above anything else, and plays without jokers above plays
+    with them: left free, it would burn whenever it may, carried or not, and break its burns."""
+    from gouji.env import features as F
+
+    w0 = np.zeros((STATE_SIZE + ACTION_SIZE, 2), np.float32)
+    w0[STATE_SIZE + F._A_KIND + 1, 0] = 10.0  # burn
+    w0[STATE_SIZE + F._A_EXTRA + 1, 1] = -1.0  # uses jokers: worse
+    b0 = np.asarray([0.0, 1.0], np.float32)
+    w1 = np.asarray([[1.0], [1.0]], np.float32)
+    return QNet([(w0, b0), (w1, np.zeros(1, np.float32))], {"prior_bonus": 0.0})
+
+
+def test_the_network_never_weighs_a_sure_false_burn() -> None:
+    """Burns that cannot be carried (诈烧) and plays that break the seat's own burn are never candidates,
+    however much the network likes them; the burns it may weigh are taken."""
+    bot = LearnedBot(_burn_loving_net())
+    heuristic = bot.prior
+    rng = random.Random(0)
+    refused = burned = failed = 0
+    for seed in range(12):
+        deal = Deal.new("qingdao", seed=seed)
+        while not deal.is_over:
+            seat = deal.to_act
+            assert seat is not None
+            view, legal = deal.view(seat), deal.legal_actions()
+            action, cands, _, _, _ = bot.evaluate(view, legal, rng)
+            prior = heuristic.choose(view, legal)[0]
+            if view.get("burn_offer") and len(legal) > 1:
+                false = [a for a in legal if isinstance(a, gouji.Burn) and not heuristic.carryable(view, a)]
+                refused += len(false)
+                assert not any(a in cands for a in false if a != prior)
+                burned += isinstance(action, gouji.Burn)
+            deal.act(action)
+        failed += len(deal.failed_burns)
+    assert refused > 0 and burned > 0  # false burns were on offer, and the good ones were taken
+    assert failed == 0  # and no burn it began was ever broken

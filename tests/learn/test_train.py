@@ -100,3 +100,41 @@ def test_the_cli_refuses_unknown_presets() -> None:
 
     out = CliRunner().invoke(main, ["train", "--rules", "nowhere", "--minutes", "1", "--out", "x"])
     assert out.exit_code == 2 and "nowhere" in out.output
+
+
+def test_paired_rollouts_branch_only_where_asked() -> None:
+    from gouji.bots.learned import decision_kind
+
+    cfg = dmc.TrainConfig(branch=1.0, branch_kinds=("burn",), rules=("qingdao",))
+    seen: list[str] = []
+    real = dmc.LearnedBot.evaluate
+
+    def spy(self: LearnedBot, view, legal, rng=None):  # type: ignore[no-untyped-def]
+        seen.append(decision_kind(view))
+        return real(self, view, legal, rng)
+
+    dmc.LearnedBot.evaluate = spy  # type: ignore[method-assign]
+    try:
+        samples = 0
+        for seed in range(6):
+            _st, ar, adv, _facts = dmc.paired_deal(cfg, tiny_net(), random.Random(seed))
+            samples += len(adv)
+            assert (ar[:, 1] == 1).sum() + (ar[:, 2] == 1).sum() == len(adv)  # burn or pass rows only
+    finally:
+        dmc.LearnedBot.evaluate = real  # type: ignore[method-assign]
+    assert seen and set(seen) == {"burn"}  # every branch was a burn offer
+    assert samples > 0
+
+
+def test_a_resumed_run_takes_overrides(tmp_path: Path) -> None:
+    cfg = dmc.TrainConfig(
+        hidden=(16,), batch=64, actors=1, eval_minutes=0.0, eval_pairs=1, publish_seconds=0.5, rules=("tournament",)
+    )
+    out = tmp_path / "run"
+    p1 = dmc.train(out, 3.0, cfg, log=lambda _: None, max_samples=200)
+    over = {"branch_kinds": ["burn", "lead"], "focus": 0.9}
+    dmc.train(out, 3.0, None, log=lambda _: None, max_samples=p1.samples + 100, override=over)
+    saved = torch.load(out / "checkpoint.pt", weights_only=False)
+    assert tuple(saved["config"]["branch_kinds"]) == ("burn", "lead") and saved["config"]["focus"] == 0.9
+    assert saved["config"]["hidden"] == [16] or tuple(saved["config"]["hidden"]) == (16,)  # kept its own
+    assert QNet.load(out / "current.npz").meta["deviate_in"] == ["burn", "lead"]  # measured where it was taught

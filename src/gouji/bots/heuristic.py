@@ -965,6 +965,14 @@ class HeuristicBot:
         sure = ok and not c.kill and rest[BIG] >= non_final
         return ok, sure
 
+    def carryable(self, view: Mapping[str, Any], action: Burn | Play) -> bool:
+        """Whether the seat of ``view`` could carry a burn to its end after ``action`` (a burn taken, or a
+        play of its own burn): the hand left holds a joker for every play but the last.  A burn that
+        cannot be carried is a 诈烧."""
+        c = _Ctx(view, self.params)
+        rest = _minus(c.hand, action.play if isinstance(action, Burn) else action)
+        return self._burn_ok(c, rest)[0]
+
     def _burn(self, c: _Ctx, legal: Sequence[Action]) -> tuple[Action, Reason]:
         burns = [a for a in legal if isinstance(a, Burn)]
         top = c.top

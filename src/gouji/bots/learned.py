@@ -185,6 +185,21 @@ class LearnedBot:
         """The kinds of decision (:func:`decision_kind`) where the network may overrule the heuristic;
         ``None``: all of them."""
 
+    def safe(self, view: Mapping[str, Any], action: Action) -> bool:
+        """Whether the network may weigh ``action`` at all: never a 诈烧 — a burn that cannot be carried
+        (not enough jokers for the plays after it), nor a play of the seat's own burn that breaks it (no
+        joker before the last play) or leaves too few jokers to carry the rest."""
+        if isinstance(action, Burn):
+            return not view.get("burn_offer") or self.prior.carryable(view, action)
+        if isinstance(action, Play):
+            seat = int(view["seat"])
+            players = view.get("players") or []
+            if seat < len(players) and players[seat].get("burning"):
+                if action.size == sum(parse_counts(view.get("hand") or "")):
+                    return True  # the last play of the burn
+                return bool(action.x or action.d) and self.prior.carryable(view, action)
+        return True
+
     def decide(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         return self.evaluate(view, legal, rng)[0]
 
@@ -200,6 +215,7 @@ class LearnedBot:
         if self.kinds is not None and decision_kind(view) not in self.kinds:
             return prior, [prior], np.zeros(0, np.float32), np.zeros((0, ACTION_SIZE), np.float32), 0
         cands = candidates(view, legal, prior)
+        cands = [a for a in cands if a is prior or self.safe(view, a)]
         state = encode_state(view)
         rows = encode_actions(view, cands, prior=cands.index(prior) if prior in cands else None)
         if rng is not None and self.epsilon > 0 and rng.random() < self.epsilon:

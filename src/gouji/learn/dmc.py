@@ -37,7 +37,7 @@ import numpy as np
 
 from ..bots import BOTS, make_bot
 from ..bots.heuristic import HeuristicBot
-from ..bots.learned import LearnedBot, QNet
+from ..bots.learned import LearnedBot, QNet, decision_kind
 from ..deal import SEATS, Deal, team
 from ..env.features import ACTION_SIZE, STATE_SIZE
 from ..scoring import team_points
@@ -71,6 +71,9 @@ class TrainConfig:
     """``paired`` (the default: branch rollouts against the heuristic's choice) or ``dmc`` (plain returns)."""
     branch: float = 0.08
     """``paired``: the chance that a decision with several candidates is branched."""
+    branch_kinds: tuple[str, ...] | None = None
+    """``paired``: the kinds of decision (:func:`gouji.bots.learned.decision_kind`) that may be branched
+    (None: every kind) — those where the shipped bot may overrule the heuristic."""
     focus: float = 0.5
     """``paired``: the share of branches that try the network's best alternative (the rest: a random one)."""
     prior_bonus: float = 0.02
@@ -224,7 +227,7 @@ def paired_deal(
             deal.act(legal[0])
             continue
         view = deal.view(to_act)
-        if rng.random() >= cfg.branch:
+        if rng.random() >= cfg.branch or (cfg.branch_kinds is not None and decision_kind(view) not in cfg.branch_kinds):
             deal.act(heuristic.choose(view, legal)[0])
             continue
         _, cands, state, arows, _ = learner.evaluate(view, legal)
@@ -431,10 +434,12 @@ def train(
     cfg: TrainConfig | None = None,
     log: Callable[[str], None] = print,
     max_samples: int | None = None,
+    override: dict[str, Any] | None = None,
 ) -> Progress:
     """Train for ``minutes`` more minutes (wall clock), resuming from ``out``'s checkpoint if it has one.
 
     ``max_samples`` stops earlier once the run has learned from that many samples (for tests).
+    ``override`` changes fields of a resumed run's own configuration (say, where it branches).
     """
     torch = _torch()
     torch.set_num_threads(1)
@@ -444,9 +449,11 @@ def train(
     prog = Progress()
     if ck.exists():
         saved = torch.load(ck, weights_only=False)
-        cfg = TrainConfig(
-            **{**saved["config"], "rules": tuple(saved["config"]["rules"]), "hidden": tuple(saved["config"]["hidden"])}
-        )
+        fields = {**saved["config"], **(override or {})}
+        for name in ("rules", "hidden", "branch_kinds"):
+            if fields.get(name) is not None:
+                fields[name] = tuple(fields[name])
+        cfg = TrainConfig(**fields)
         model = build_model(cfg.hidden)
         model.load_state_dict(saved["model"])
         opt = torch.optim.Adam(model.parameters(), lr=cfg.lr)
@@ -468,6 +475,8 @@ def train(
         "method": cfg.method,
         "prior_bonus": cfg.prior_bonus,
     }
+    if cfg.branch_kinds is not None:
+        meta["deviate_in"] = list(cfg.branch_kinds)  # the network is measured where it was taught
 
     def publish() -> QNet:
         net = to_qnet(model, {**meta, "minutes": round(prog.minutes, 2), "samples": prog.samples})
