@@ -620,3 +620,25 @@ def test_cli_rule_options_change_the_rules() -> None:
     assert got["seats"] == changed["seats"] != plain["seats"]
     res = _run(["sim", "--deals", "2", "--seed", "1", "--json", "--option", "scoring=tournament"])
     assert json.loads(res.output)["place_scores"] == [6, 5, 4, 3, 2, 1]
+
+
+@pytest.mark.parametrize("drop", ["rules", "seed", "hands", "leader"])
+def test_a_deal_event_missing_a_key_is_a_clear_error(drop: str) -> None:
+    """Replaying a log whose first event lacks a key says which, instead of a KeyError."""
+    from gouji.deal import Deal
+
+    mode = "seed" if drop == "seed" else "hands"
+    deal = (
+        Deal.new("qingdao", seed=3)
+        if mode == "seed"
+        else Deal.from_hands(Deal.new("qingdao", seed=3).hands, "qingdao", leader=0)
+    )
+    events = [dict(e) for e in deal.events]
+    if drop not in events[0]:
+        pytest.skip(f"a {mode} deal event has no {drop!r}")
+    del events[0][drop]
+    with pytest.raises(ValueError, match=repr(drop)):
+        Deal.replay(events)
+    events[0] = {**deal.events[0], "rules": ["not", "an", "object"]}
+    with pytest.raises(ValueError, match="'rules' must be an object"):
+        Deal.replay(events)

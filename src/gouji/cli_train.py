@@ -55,10 +55,8 @@ def register(main: click.Group) -> None:
             raise click.BadParameter(
                 f"{', '.join(bad) or 'none'}: the presets are {', '.join(PRESETS)}", param_hint="--rules"
             )
-        try:
-            from .learn import dmc
-        except ImportError as e:  # pragma: no cover - numpy is a dependency, torch is imported lazily
-            raise click.ClickException(str(e)) from None
+        from .learn import dmc  # imports torch lazily
+
         try:
             import torch  # noqa: F401
         except ImportError:

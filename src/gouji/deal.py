@@ -322,8 +322,14 @@ class Deal:
     @classmethod
     def from_deal_event(cls, first: Mapping[str, Any]) -> Deal:
         """The deal as its first event (``events[0]``, type "deal") starts it, before any decision."""
-        if first.get("type") != "deal":
+        if not isinstance(first, Mapping) or first.get("type") != "deal":
             raise ValueError("a deal's events start with its 'deal' event")
+        need = ("rules", "seed") if first.get("mode") == "seed" else ("rules", "hands", "leader")
+        missing = [k for k in need if k not in first]
+        if missing:
+            raise ValueError(f"the 'deal' event lacks {', '.join(repr(k) for k in missing)}")
+        if not isinstance(first["rules"], Mapping):
+            raise ValueError("the 'deal' event's 'rules' must be an object")
         rules = RuleSet.from_dict(first["rules"])
         tribute = first.get("tribute", ())
         huiwu = first.get("huiwu", ())

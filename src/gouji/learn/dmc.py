@@ -35,7 +35,7 @@ from typing import Any
 
 import numpy as np
 
-from ..bots import BOTS, make_bot
+from ..bots import BOTS
 from ..bots.heuristic import HeuristicBot
 from ..bots.learned import LearnedBot, QNet, decision_kind
 from ..deal import SEATS, Deal, team
@@ -616,4 +616,4 @@ def ship(out: str | Path, dest: str | Path) -> None:
     net.save(dest)
 
 
-__all__ = ["TrainConfig", "build_model", "deal_returns", "evaluate", "make_bot", "play_training_deal", "train"]
+__all__ = ["TrainConfig", "build_model", "deal_returns", "evaluate", "paired_deal", "play_training_deal", "train"]
