@@ -138,3 +138,12 @@ def test_a_resumed_run_takes_overrides(tmp_path: Path) -> None:
     assert tuple(saved["config"]["branch_kinds"]) == ("burn", "lead") and saved["config"]["focus"] == 0.9
     assert saved["config"]["hidden"] == [16] or tuple(saved["config"]["hidden"]) == (16,)  # kept its own
     assert QNet.load(out / "current.npz").meta["deviate_in"] == ["burn", "lead"]  # measured where it was taught
+
+
+def test_paired_rollouts_branch_where_the_network_may_not_overrule() -> None:
+    """A network shipped to overrule only burns still gives labels for leads when asked to."""
+    net = tiny_net()
+    net.meta["deviate_in"] = ["burn"]
+    cfg = dmc.TrainConfig(branch=0.5, branch_kinds=("lead",), rules=("tournament",))
+    _st, ar, adv, _facts = dmc.paired_deal(cfg, net, random.Random(2))
+    assert len(adv) > 0 and (ar[:, 0] + ar[:, 2] + ar[:, 3] >= 1).all()  # plays, passes or yields: leads

@@ -213,6 +213,7 @@ def paired_deal(
     rules = cfg.rules[rng.randrange(len(cfg.rules))]
     deal = Deal.new(rules, seed=rng.getrandbits(48))
     learner = LearnedBot(net)
+    learner.kinds = None  # branch wherever ``branch_kinds`` says, whatever the network's own ``deviate_in``
     heuristic = learner.prior
     states: list[np.ndarray] = []
     rows: list[np.ndarray] = []
