@@ -192,3 +192,25 @@ def test_the_network_never_weighs_a_sure_false_burn() -> None:
         failed += len(deal.failed_burns)
     assert refused > 0 and burned > 0  # false burns were on offer, and the good ones were taken
     assert failed == 0  # and no burn it began was ever broken
+
+
+def test_the_network_computes_on_one_blas_thread(monkeypatch: pytest.MonkeyPatch) -> None:
+    """numpy's BLAS runs on one thread while the network values actions (threads only slow matrices this
+    small, and badly on a busy machine), and gets its own setting back afterwards."""
+    from threadpoolctl import threadpool_info
+
+    def blas_threads() -> set[int]:
+        return {int(i["num_threads"]) for i in threadpool_info() if i.get("user_api") == "blas"}
+
+    net = QNet.load(WEIGHTS)
+    seen: list[set[int]] = []
+    real = QNet._q
+
+    def spy(self: QNet, state: np.ndarray, actions: np.ndarray) -> np.ndarray:
+        seen.append(blas_threads())
+        return real(self, state, actions)
+
+    monkeypatch.setattr(QNet, "_q", spy)
+    before = blas_threads()
+    q = net.q(np.zeros(STATE_SIZE, np.float32), np.zeros((3, ACTION_SIZE), np.float32))
+    assert q.shape == (3,) and seen == [{1}] and blas_threads() == before
