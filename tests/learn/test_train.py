@@ -147,3 +147,13 @@ def test_paired_rollouts_branch_where_the_network_may_not_overrule() -> None:
     cfg = dmc.TrainConfig(branch=0.5, branch_kinds=("lead",), rules=("tournament",))
     _st, ar, adv, _facts = dmc.paired_deal(cfg, net, random.Random(2))
     assert len(adv) > 0 and (ar[:, 0] + ar[:, 2] + ar[:, 3] >= 1).all()  # plays, passes or yields: leads
+
+
+def test_curves_of_several_runs_plot_from_one_csv(tmp_path: Path) -> None:
+    """docs/learned-curve.png is drawn from docs/learned-curve.csv: rows of several runs, named by method."""
+    docs = Path(__file__).resolve().parents[2] / "docs" / "learned-curve.csv"
+    rows = list(csv.DictReader(docs.open()))
+    assert rows and all(r["method"] and r["rules"] in ("qingdao", "tournament") for r in rows)
+    png = tmp_path / "curve.png"
+    dmc.plot_rows(docs, png)
+    assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

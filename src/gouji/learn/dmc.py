@@ -386,6 +386,12 @@ def evaluate(net: QNet, rules: str, pairs: int, seed: int) -> dict[str, Any]:
 
 def plot_curve(out: Path) -> None:
     """Draw the learning curve (duplicate margin against the heuristic per preset) as a PNG."""
+    plot_rows(out / CURVE_CSV, out / CURVE_PNG)
+
+
+def plot_rows(csv_path: Path, png_path: Path) -> None:
+    """Draw curve rows (a run's ``curve.csv``, or several runs' rows with a ``method`` column naming each,
+    like ``docs/learned-curve.csv``) as margins with their 95% intervals and the share of pairs won."""
     try:
         import matplotlib
 
@@ -393,28 +399,32 @@ def plot_curve(out: Path) -> None:
         import matplotlib.pyplot as plt
     except ImportError:  # pragma: no cover - the [train] extra brings matplotlib
         return
-    rows = list(csv.DictReader((out / CURVE_CSV).open()))
+    rows = list(csv.DictReader(csv_path.open()))
     if not rows:
         return
     fig, axes = plt.subplots(1, 2, figsize=(10, 4))
-    for rules in sorted({r["rules"] for r in rows}):
-        pts = [r for r in rows if r["rules"] == rules]
+    groups: dict[str, list[dict[str, str]]] = {}
+    for r in rows:
+        label = f"{r['method']}, {r['rules']}" if r.get("method") else r["rules"]
+        groups.setdefault(label, []).append(r)
+    for label, pts in groups.items():
         x = [float(r["minutes"]) for r in pts]
         m = [float(r["margin"]) for r in pts]
         ci = [float(r["margin_ci"] or 0) for r in pts]
         share = [100 * int(r["pairs_won"]) / max(1, int(r["pairs"])) for r in pts]
-        axes[0].errorbar(x, m, yerr=ci, marker="o", capsize=3, label=rules)
-        axes[1].plot(x, share, marker="o", label=rules)
+        style = "--" if "tournament" in label else "-"
+        axes[0].errorbar(x, m, yerr=ci, marker="o", ls=style, capsize=3, label=label)
+        axes[1].plot(x, share, marker="o", ls=style, label=label)
     axes[0].axhline(0, color="grey", lw=0.8)
     axes[0].set(xlabel="training minutes", ylabel="margin per duplicate pair vs heuristic", title="margin (95% CI)")
     axes[1].axhline(50, color="grey", lw=0.8)
-    axes[1].axhline(60, color="green", lw=0.8, ls="--")
-    axes[1].set(xlabel="training minutes", ylabel="% of pairs won vs heuristic", title="pairs won")
+    axes[1].axhline(60, color="green", lw=0.8, ls=":")
+    axes[1].set(xlabel="training minutes", ylabel="% of pairs won vs heuristic", title="pairs won (target 60%)")
     for ax in axes:
-        ax.legend()
+        ax.legend(fontsize=7)
         ax.grid(alpha=0.3)
     fig.tight_layout()
-    fig.savefig(out / CURVE_PNG, dpi=90)
+    fig.savefig(png_path, dpi=90)
     plt.close(fig)
 
 
@@ -617,4 +627,13 @@ def ship(out: str | Path, dest: str | Path) -> None:
     net.save(dest)
 
 
-__all__ = ["TrainConfig", "build_model", "deal_returns", "evaluate", "paired_deal", "play_training_deal", "train"]
+__all__ = [
+    "TrainConfig",
+    "build_model",
+    "deal_returns",
+    "evaluate",
+    "paired_deal",
+    "play_training_deal",
+    "plot_rows",
+    "train",
+]
