@@ -38,6 +38,15 @@ def _put_deal(server: LiveServer, room: Any, deal: Any) -> None:
     server.call(put)
 
 
+def _wait_hand(page: Any, hand: str) -> None:
+    """Wait until the page shows these cards as the player's hand and asks the player."""
+    page.wait_for_function(
+        "want => { const f = window.gouji.view.frame; return !!f && 'legal_count' in f.turn"
+        " && [...f.view.hand].sort().join('') === [...want].sort().join(''); }",
+        arg=hand,
+    )
+
+
 def _asked(page: Any) -> bool:
     return bool(
         page.evaluate(
@@ -257,6 +266,43 @@ def test_a_burn_that_cannot_be_carried_is_warned_and_confirmed(new_page: Any, se
     assert room.window is not None and 0 in room.window.asked  # nothing was sent
 
 
+def test_the_hint_play_is_selected_for_the_player_and_a_double_click_plays_a_rank(
+    new_page: Any, server: LiveServer
+) -> None:
+    """Asked to lead, Ann finds the hint's play selected (a dashed frame): one click on Play sends it. Next
+    time a click on another rank starts a selection of its own, and a double click on a rank plays it."""
+    t = _person_with_bots(server)
+    room = server.room(t["code"])
+    hands = ["KKK2X886554", "9996", "AA76", "555863", "999743", "QQQ43"]
+    _put_deal(server, room, gouji.Deal.from_hands(hands, "qingdao", leader=0))
+    page = new_page()
+    sent = sent_actions(page)
+    open_seat(page, t["code"], 0, t["token"], "Ann")
+    _wait_hand(page, hands[0])
+    _wait_suggestion(page)
+    hint = str(gouji.hint(room.match.current, 0).action)
+    assert gouji.cards.format_counts(tuple(page.evaluate("window.gouji.view.sel"))) == hint == "KKK"
+    assert page.query_selector(".hand.suggested") and "提示已选好" in page.inner_text(".hand-info")
+    assert page.is_enabled("#btn-play") and page.query_selector("#btn-play.hinted")
+    shot(page, "suggestion")
+    page.click("#btn-play")  # one click
+    server.wait(lambda: any(e.get("seat") == 0 for e in room.match.current.events if e["type"] == "act"))
+    assert [m["action"] for m in sent] == ["KKK"]
+
+    _put_deal(server, room, gouji.Deal.from_hands(hands, "qingdao", leader=0))
+    page.reload()
+    _wait_hand(page, hands[0])
+    _wait_suggestion(page)
+    page.click(".hand .group[data-rank='8']")  # another rank: the suggestion gives way
+    assert gouji.cards.format_counts(tuple(page.evaluate("window.gouji.view.sel"))) == "88"
+    assert not page.query_selector(".hand.suggested")
+    page.keyboard.press("Escape")
+    page.dblclick(".hand .group[data-rank='5']")
+    server.wait(lambda: len(sent) == 2, what="the double click's play")
+    assert sent[-1]["action"] == "55"
+    assert any(e.get("seat") == 0 and e.get("action") == "55" for e in room.match.current.events)
+
+
 def test_the_join_panel_the_h1_and_the_help(new_page: Any, server: LiveServer) -> None:
     t = server.create(bots=[None, None, "heuristic", "heuristic", "heuristic", "heuristic"], nickname="Ann", seat=0)
     page = new_page(path=f"/t/{t['code']}")
@@ -269,9 +315,18 @@ def test_the_join_panel_the_h1_and_the_help(new_page: Any, server: LiveServer) -
     page.click("#help-btn")
     page.wait_for_selector("#help")
     assert "Enter" in page.inner_text("#help")
+    gestures = page.eval_on_selector_all("#gestures li", "els => els.map(e => e.textContent)")
+    assert len(gestures) == 8 and any("双击" in g for g in gestures) and any("出牌" in g for g in gestures)
+    shot(page, "help")
     assert page.evaluate("document.activeElement.id") == "help-close"
     page.keyboard.press("Escape")
     page.wait_for_selector("#help", state="detached")
+    page.click("#lang-btn")
+    page.click("#help-btn")
+    gestures = page.eval_on_selector_all("#gestures li", "els => els.map(e => e.textContent)")
+    assert any(g.startswith("Double-click a rank") for g in gestures) and any("Play" in g for g in gestures)
+    page.keyboard.press("Escape")
+    page.click("#lang-btn")
     assert page.get_attribute("#status-live", "aria-live") == "polite"
 
 
@@ -595,7 +650,8 @@ def test_a_burn_window_lasts_as_long_in_the_browser_with_or_without_a_possible_b
                 frames = page.evaluate("window.__frames")
                 i = next(k for k, f in enumerate(frames) if f["turn"]["kind"] == "burn")
                 end = next(f for f in frames[i:] if f["turn"]["decision"] != frames[i]["turn"]["decision"])
-                assert all("legal_count" not in f["turn"] for f in frames[i:]), "Ann is not asked about the burn"
+                offer = frames[i : frames.index(end)]
+                assert all("legal_count" not in f["turn"] for f in offer), "Ann is not asked about the burn"
                 seen[could].append((end["t"] - frames[i]["t"]) / 1000)
                 burns = [w for w in room.timings[before:] if w[0] == "burn"]
                 assert burns and burns[0][3] is could  # the server saw the deal as meant: a choice, or none

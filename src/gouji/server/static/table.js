@@ -743,7 +743,7 @@ export class LiveTable {
     this.handEl.classList.toggle("suggested", suggestion);
     const said = suggestion ? "suggested_sel" : "selected";
     this.handInfo.append(
-      ...[h("span.sel-text", selText ? t(said, { cards: cardsText(selText) }) + ` (${total(this.sel)})` : t("nothing_selected")),
+      ...[h("span.sel-text", selText ? t(said, { cards: `${cardsText(selText)} (${total(this.sel)})` }) : t("nothing_selected")),
       this.hint && !SETUP_PHASES.includes(v.phase) ? h("span.hint-reason", icon("bulb"), " " + this.hintText()) : null,
       this.burnInfo(),
       ].filter(Boolean),
@@ -1094,6 +1094,7 @@ export class LiveTable {
       h("h2", t("keys_title")),
       h("p", t("keys_mouse")),
       h("ul.gestures#gestures", gestures.map((k) => h("li", { dataset: { gesture: k } }, t(k)))),
+      h("p", t("keys_keyboard")),
       h("table.keys", h("tbody", rows.map(([k, v]) => h("tr", h("th", h("kbd", v)), h("td", t(k)))))),
       h("div.prompt-btns", h("button.btn.primary", { type: "button", id: "help-close",
         onclick: () => this.toggleHelp() }, t("close"))));
