@@ -680,3 +680,34 @@ def test_a_burn_window_lasts_as_long_in_the_browser_with_or_without_a_possible_b
         assert abs(with_burner - without) < mask / 2, "the window's time tells whether anyone could burn"
     finally:
         ctx.close()
+
+
+def test_a_no_before_play_leaves_no_bubble_and_clears_none(new_page: Any) -> None:
+    """The felt's last acts (render.js trackLastActs): before play a "no" (不革命, 不宣, 不买) leaves no 过
+    bubble and clears none; once play begins, a pass is shown."""
+    page = new_page()
+    last = page.evaluate(
+        """async () => {
+            const m = await import('/render.js');
+            const last = {};
+            const seen = [];
+            const feed = (ev) => { m.trackLastActs(last, ev); seen.push(JSON.stringify(last)); };
+            feed({ type: 'deal' });
+            feed({ type: 'act', seat: 1, action: 'pass' });    // 不革命
+            feed({ type: 'act', seat: 2, action: 'declare' }); // 宣点
+            feed({ type: 'act', seat: 3, action: 'pass' });    // 不宣
+            feed({ type: 'play', leader: 2 });
+            feed({ type: 'act', seat: 2, action: '55' });
+            feed({ type: 'act', seat: 3, action: 'pass' });
+            return seen.map((s) => JSON.parse(s));
+        }"""
+    )
+    assert [{k: v for k, v in x.items() if k != "setup"} for x in last] == [
+        {},
+        {},
+        {"2": "declare"},
+        {"2": "declare"},
+        {},
+        {"2": "55"},
+        {"2": "55", "3": "pass"},
+    ]
