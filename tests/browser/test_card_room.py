@@ -4,6 +4,7 @@ language, endings that explain, and the fixes of the issue's list.  Screenshots 
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import random
@@ -499,6 +500,15 @@ def test_reload_at_the_end_of_deal_keeps_the_places_the_reasons_and_the_tribute(
     open_seat(page, t["code"], 0, t["token"], "Ann")
     _play_by_hint_to_the_summary(page)
     before = page.eval_on_selector_all(".summary .places li", "els => els.map(e => e.textContent)")
+    # each row on one line: place, seat, why and points side by side
+    rows = page.eval_on_selector_all(
+        ".summary .places li",
+        "els => els.map(li => Array.from(li.children).map(c => { const r = c.getBoundingClientRect();"
+        " return [c.className, r.top + r.height / 2, r.left, r.right]; }))",
+    )
+    for cells in rows:
+        assert len(cells) == 4 and max(c[1] for c in cells) - min(c[1] for c in cells) < 4, cells
+        assert all(a[3] <= b[2] + 1 for a, b in itertools.pairwise(cells)), cells
     server.wait(lambda: room.ready is not None, what="the pause between the deals")
     page.reload()
     page.wait_for_selector(".summary .places li")
