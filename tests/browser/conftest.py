@@ -8,6 +8,7 @@ The tests skip, saying why, when Playwright is not installed or Chromium is miss
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import socket
@@ -71,7 +72,12 @@ class LiveServer:
         self.url = f"http://127.0.0.1:{self.port}"
         config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="websockets-sansio", access_log=False)
         self.server = uvicorn.Server(config)
-        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.sock]}, daemon=True)
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self._serve, daemon=True)
+
+    def _serve(self) -> None:
+        asyncio.set_event_loop(self.loop)
+        self.loop.run_until_complete(self.server.serve(sockets=[self.sock]))
 
     def start(self) -> None:
         self.thread.start()
@@ -85,6 +91,15 @@ class LiveServer:
         self.server.should_exit = True
         self.thread.join(15)
         self.sock.close()
+
+    def call(self, fn: Callable[[], Any]) -> Any:
+        """Run ``fn`` on the server's event loop (where a room's changes and timers belong); returns its
+        result."""
+
+        async def run() -> Any:
+            return fn()
+
+        return asyncio.run_coroutine_threadsafe(run(), self.loop).result(15)
 
     # -------------------------------------------------------------- the HTTP API, as a test client
 

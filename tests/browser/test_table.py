@@ -206,6 +206,13 @@ def test_the_next_deal_starts_when_the_person_clicks_ready(new_page: Any, server
     page.wait_for_selector(".ready-seat")
     marks = page.eval_on_selector_all(".ready-seat", "els => els.map(e => e.dataset.ready)")
     assert marks == ["0", "1", "1", "1", "1", "1"]
+    # the ✓ marks are plain text in their row: not the felt's flourishes (.marks .mark), which fade out
+    looks = page.eval_on_selector_all(
+        ".ready-seat .mark",
+        "els => els.map(e => { const s = getComputedStyle(e);"
+        " return [s.animationName, s.borderTopStyle, s.opacity]; })",
+    )
+    assert looks == [["none", "none", "1"]] * 6, looks
     assert room.ready is not None and len(room.match.points) == 1
     state_before = room.state
     shot(page, "ready-gate")

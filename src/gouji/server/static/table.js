@@ -26,12 +26,16 @@ const SUMMARY_DELAY_MS = 1800; // the last plays stay visible this long before t
 const MARK_MS = 1300;
 const PREFS_KEY = "gouji.prefs";
 
-/** The page's settings: sound (Web Audio, made here), and whether to be asked even with one answer. */
+const DEFAULT_PREFS = { sound: false, askSingle: false, suggest: true };
+const DOUBLE_CLICK_MS = 500;
+
+/** The page's settings: sound (Web Audio, made here), whether to be asked even with one answer, and whether
+ * the hint's play is selected for you when you are asked (one click on Play takes it). */
 export function loadPrefs() {
   try {
-    return { sound: false, askSingle: false, ...JSON.parse(localStorage.getItem(PREFS_KEY) || "{}") };
+    return { ...DEFAULT_PREFS, ...JSON.parse(localStorage.getItem(PREFS_KEY) || "{}") };
   } catch {
-    return { sound: false, askSingle: false };
+    return { ...DEFAULT_PREFS };
   }
 }
 
@@ -113,6 +117,9 @@ export class LiveTable {
     this.deal = -1;
     this.resetDeal();
     this.sel = new Array(NUM_RANKS).fill(0);
+    this.selEpoch = 0; // counts the player's own changes of the selection
+    this.suggested = null; // {state, sel}: the hint's play, selected for the player
+    this.suggestedFor = null;
     this.pending = null;
     this.hint = null;
     this.summary = null;
@@ -328,6 +335,7 @@ export class LiveTable {
     if (!gate && (wasPaused || this.readySent) && this.summary && !this.summary.last) this.summary = null;
     if (!gate) this.readySent = false;
     this.renderAll(full);
+    if (this.isMyTurn()) this.suggest();
   }
 
   resetDeal() {
@@ -424,6 +432,9 @@ export class LiveTable {
         } }),
       " " + t("pref_ask_single")),
       h("p.muted.small", t("pref_ask_single_help")),
+      h("label.check", h("input#pref-suggest", { type: "checkbox", checked: this.prefs.suggest,
+        onchange: (e) => { this.prefs.suggest = e.target.checked; savePrefs(this.prefs); } }),
+      " " + t("pref_suggest")),
       h("div.prompt-btns", h("button.btn.primary#settings-close", { type: "button",
         onclick: () => { this.settingsOpen = false; this.renderOverlay(); } }, t("close"))));
     return box;
@@ -728,8 +739,11 @@ export class LiveTable {
     }
     clear(this.handInfo);
     const selText = formatCounts(this.sel);
+    const suggestion = !!selText && this.isSuggestion();
+    this.handEl.classList.toggle("suggested", suggestion);
+    const said = suggestion ? "suggested_sel" : "selected";
     this.handInfo.append(
-      ...[h("span.sel-text", selText ? t("selected", { cards: cardsText(selText) }) + ` (${total(this.sel)})` : t("nothing_selected")),
+      ...[h("span.sel-text", selText ? t(said, { cards: `${cardsText(selText)} (${total(this.sel)})` }) : t("nothing_selected")),
       this.hint && !SETUP_PHASES.includes(v.phase) ? h("span.hint-reason", icon("bulb"), " " + this.hintText()) : null,
       this.burnInfo(),
       ].filter(Boolean),
@@ -768,6 +782,9 @@ export class LiveTable {
   clickRank(r) {
     const n = this.handCounts()[r];
     if (!n) return;
+    // another natural rank than the suggestion's starts a selection of its own (its 2s and jokers too)
+    if (r < TWO && !this.sel[r] && this.isSuggestion()) this.sel.fill(0);
+    this.suggested = null;
     const cur = this.sel[r];
     if (r >= TWO) {
       this.setSel(r, cur >= n ? 0 : cur + 1);
@@ -797,6 +814,7 @@ export class LiveTable {
             short -= add;
           }
           if (!short && playAllowed(trial, hand, top, this.rules)) {
+            this.selEpoch = (this.selEpoch || 0) + 1;
             this.sel = trial;
             this.renderHand();
             this.renderActions();
@@ -822,12 +840,20 @@ export class LiveTable {
     const cancel = () => clearTimeout(timer);
     g.addEventListener("pointerup", cancel);
     g.addEventListener("pointerleave", cancel);
-    g.addEventListener("click", () => {
+    g.addEventListener("click", (e) => {
       if (this.longPressed) {
         this.longPressed = false;
         return;
       }
+      // a double click on a rank plays it: the first click selected it, the second sends that selection
+      const last = this.lastPick;
+      this.lastPick = null;
+      if (e.detail >= 2 && last && last.rank === r && last.fresh && Date.now() - last.at < DOUBLE_CLICK_MS) {
+        if (this.sendSelection()) return;
+      }
+      const fresh = !this.sel[r];
       this.clickRank(r);
+      this.lastPick = { rank: r, fresh: fresh && this.sel[r] > 0, at: Date.now() };
     });
     g.addEventListener("contextmenu", (e) => {
       e.preventDefault();
@@ -848,6 +874,7 @@ export class LiveTable {
   }
 
   setSel(r, n) {
+    this.selEpoch = (this.selEpoch || 0) + 1;
     this.sel[r] = n;
     this.renderHand();
     this.renderActions();
@@ -927,12 +954,36 @@ export class LiveTable {
   }
 
   clearSel() {
+    this.selEpoch = (this.selEpoch || 0) + 1;
+    this.suggested = null;
     this.sel.fill(0);
     this.renderHand();
     this.renderActions();
   }
 
-  async askHint() {
+  /**
+   * When a real question reaches this seat: ask for the hint and select its play for the player (a
+   * suggestion: one click on Play, or Enter, takes it; a click on another rank starts a selection of its
+   * own). Nothing is selected over what the player has already picked. `suggestedFor` names the state the
+   * suggestion (or its absence) is settled for.
+   */
+  suggest() {
+    if (!this.frame) return;
+    const state = this.frame.state;
+    if (this.suggestAsked === state) return;
+    this.suggestAsked = state;
+    this.suggested = null;
+    if (!this.prefs.suggest || !this.isMyTurn() || !this.info || this.pending || total(this.sel)) {
+      this.suggestedFor = state;
+      return;
+    }
+    const epoch = this.selEpoch;
+    this.askHint({ soft: true, epoch }).finally(() => {
+      if (this.frame && this.frame.state === state) this.suggestedFor = state;
+    });
+  }
+
+  async askHint({ soft = false, epoch = null } = {}) {
     if (!this.isMyTurn() || !this.info) return;
     const state = this.frame.state;
     let action, reason;
@@ -943,14 +994,16 @@ export class LiveTable {
       reason = res.reason;
       this.hintCode = { code: res.code, params: res.params };
     } catch (e) {
-      if (e.status === 409 || this.frame.state !== state) return;
+      if (e.status === 409 || this.frame.state !== state || soft) return;
       const turn = this.frame.turn;
       const list = turn.choices || turn.sample || [];
       action = list.find((c) => c !== "pass" && c !== "yield") || list[0];
       reason = t("hint_fallback");
       this.hintCode = { code: null, params: null };
     }
-    if (!action || this.frame.state !== state) return;
+    if (!action || this.frame.state !== state || this.pending) return;
+    // a suggestion never replaces what the player picked meanwhile
+    if (soft && (this.selEpoch !== epoch || total(this.sel))) return;
     this.hint = { state, action, reason, ...(this.hintCode || {}) };
     let cards = null;
     if (action.startsWith("burn ")) cards = action.slice(5);
@@ -958,13 +1011,30 @@ export class LiveTable {
     else if (/^[3-9TJQKA2XD]+$/.test(action)) cards = action;
     if (cards) this.sel = parseCounts(cards);
     else this.sel.fill(0);
+    this.suggested = cards ? { state, sel: this.sel.slice() } : null;
     this.hint.flash = action === "pass" ? "#btn-pass, .prompt [data-action='pass']"
       : action === "yield" ? "#btn-yield"
       : cards === null ? `.prompt [data-action='${action}']` : action.startsWith("burn") ? "#btn-burn"
       : action.startsWith("return") ? "#btn-return" : "#btn-play";
     this.renderAll();
     const flash = this.root.querySelector(".hinted");
-    if (flash) flash.focus();
+    if (flash && !soft) flash.focus();
+  }
+
+  /** Whether the selection is still the hint's suggestion, untouched. */
+  isSuggestion() {
+    const s = this.suggested;
+    return !!(s && this.frame && s.state === this.frame.state && sameCounts(s.sel, this.sel));
+  }
+
+  /** Send the selection as what it may be sent as now (play, burn or 还贡); false when it may not be. */
+  sendSelection() {
+    const st = this.selectionState();
+    if (st.play) this.act(formatCounts(this.sel));
+    else if (st.burn) this.act("burn " + formatCounts(this.sel));
+    else if (st.ret) this.act("return " + formatCounts(this.sel));
+    else return false;
+    return true;
   }
 
   /** Mark the hinted button again after a redraw (a change of language redraws everything). */
@@ -982,6 +1052,8 @@ export class LiveTable {
     if (ch && this.seat !== null) {
       const r = RANKS.indexOf(ch);
       const n = this.handCounts()[r];
+      if (n && r < TWO && !this.sel[r] && this.isSuggestion()) this.sel.fill(0);
+      this.suggested = null;
       if (n) this.setSel(r, e.shiftKey ? Math.max(0, this.sel[r] - 1) : Math.min(n, this.sel[r] + 1));
       e.preventDefault();
       return;
@@ -1017,9 +1089,12 @@ export class LiveTable {
   helpBox() {
     const rows = [["keys_select", "3–9 0 J Q K A 2 X D"], ["keys_fewer", "Shift + …"], ["keys_play", "Enter"],
       ["keys_pass", "P"], ["keys_yield", "Y"], ["keys_hint", "H"], ["keys_clear", "Esc"], ["keys_help", "?"]];
+    const gestures = ["g_click", "g_again", "g_double", "g_special", "g_fewer", "g_long", "g_suggest", "g_pass"];
     return h("div.summary.help#help", { role: "dialog", "aria-label": t("keys_title"), tabindex: "-1" },
       h("h2", t("keys_title")),
       h("p", t("keys_mouse")),
+      h("ul.gestures#gestures", gestures.map((k) => h("li", { dataset: { gesture: k } }, t(k)))),
+      h("p", t("keys_keyboard")),
       h("table.keys", h("tbody", rows.map(([k, v]) => h("tr", h("th", h("kbd", v)), h("td", t(k)))))),
       h("div.prompt-btns", h("button.btn.primary", { type: "button", id: "help-close",
         onclick: () => this.toggleHelp() }, t("close"))));
