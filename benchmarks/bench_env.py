@@ -62,7 +62,7 @@ def timed(loop: Callable[[], int], seconds: float) -> Run:
     return Run(steps, time.perf_counter() - t0, time.process_time() - c0)
 
 
-def gouji_episodes(rules: str, seed: int, wrapped: bool = True) -> Callable[[], int]:
+def gouji_episodes(rules: str, seed: int, wrapped: bool = True, from_mask: bool = False) -> Callable[[], int]:
     from gouji.env import env, raw_env
 
     e = env(rules, seed=seed) if wrapped else raw_env(rules, seed=seed)
@@ -72,11 +72,12 @@ def gouji_episodes(rules: str, seed: int, wrapped: bool = True) -> Callable[[], 
         e.reset()
         steps = 0
         for _ in e.agent_iter():
-            obs, _, term, trunc, _ = e.last()
+            obs, _, term, trunc, info = e.last()  # builds the observation and the mask
             if term or trunc:
                 e.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"].view(bool))  # as bool: 20× faster than on int8
+            # the legal indices the environment gives in infos, or scanned from the mask (as bool: 20× faster)
+            legal = np.flatnonzero(obs["action_mask"].view(bool)) if from_mask else info["legal_actions"]
             e.step(int(legal[rng.integers(len(legal))]))
             steps += 1
         return steps

@@ -78,6 +78,7 @@ class Catalogue:
         """The number of actions."""
         self._decision_index = {text: i for i, text in enumerate(DECISIONS)}
         self._play_index: dict[Play, int] = {}
+        self._block_cache: dict[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]] = {}
 
     def __repr__(self) -> str:
         return (
@@ -182,9 +183,20 @@ class Catalogue:
         for b in legal.blocks:
             idx = self._block_indices(b)
             parts.append(idx[b.skip :] if b.skip else idx)
-        return np.concatenate(parts) if len(parts) > 1 else parts[0]
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]  # a new array either way
 
     def _block_indices(self, b: _Block) -> np.ndarray[Any, np.dtype[np.int64]]:
+        """The indices of a block's plays (a read-only array, cached: the same holdings recur)."""
+        key = (b.rank, b.k0, b.kn, b.t0, b.tn, b.xn, b.dn)
+        idx = self._block_cache.get(key)
+        if idx is None:
+            if len(self._block_cache) >= 20_000:
+                self._block_cache.clear()
+            idx = self._block_cache[key] = self._compute_block_indices(b)
+            idx.flags.writeable = False
+        return idx
+
+    def _compute_block_indices(self, b: _Block) -> np.ndarray[Any, np.dtype[np.int64]]:
         k = np.arange(b.k0, b.k0 + b.kn)
         t = np.arange(b.t0, b.t0 + b.tn)
         x = np.arange(b.xn)

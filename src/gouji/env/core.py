@@ -3,8 +3,9 @@
 Numpy only — the PettingZoo and Gymnasium classes (:mod:`gouji.env.aec`, :mod:`gouji.env.single`) wrap an
 :class:`Episode` in their APIs.
 
-- **Observations** are built from ``Deal.view(seat)`` alone (:func:`gouji.env.features.encode_state`),
-  never from the deal's hidden state; the action mask comes from the seat's legal actions (which depend
+- **Observations** are ``encode_state(Deal.view(seat))`` (:func:`gouji.env.features.encode_state`), kept
+  up to date step by step from what that view holds (:mod:`gouji.env.tracker`), never from the deal's
+  hidden state; the action mask comes from the seat's legal actions (which depend
   on its own hand and public facts only) through the :mod:`~gouji.env.catalogue`, and is all zeros for a
   seat that is not to act.
 - **Rewards** come at the end of each deal: every seat gets its team's points for the deal (place points
@@ -26,13 +27,16 @@ from ..deal import SEATS, Deal, IllegalAction, team
 from ..match import Match
 from ..rules import RuleSet, resolve
 from ..scoring import place_scores, team_points
-from . import features
 from .catalogue import Catalogue, catalogue
+from .tracker import StateTracker
 
 EpisodeKind = Literal["deal", "set"]
 EPISODES: tuple[str, ...] = ("deal", "set")
 
 Observation = dict[str, np.ndarray[Any, Any]]
+
+NO_INDICES: np.ndarray[Any, np.dtype[np.int64]] = np.zeros(0, dtype=np.int64)
+NO_INDICES.flags.writeable = False
 
 
 def deal_rewards(deal: Deal) -> list[float]:
@@ -73,6 +77,9 @@ class Episode:
         self.deals_done = 0
         self._log_deal: Deal | None = None
         self._logs: list[list[dict[str, Any]]] = []
+        self._tracker = StateTracker()
+        self._legal_key: tuple[Deal, int, int | None] | None = None
+        self._legal_idx = NO_INDICES
 
     def start(self, seed: int | str, deal: Deal | None = None) -> None:
         """Start a new episode from ``seed`` (or, for a one-deal episode, from the given ``deal``).
@@ -118,14 +125,33 @@ class Episode:
         return v
 
     def observe(self, seat: int) -> Observation:
-        """Seat ``seat``'s observation: its encoded view and its action mask (zeros when not to act)."""
+        """Seat ``seat``'s observation: its encoded view and its action mask (zeros when not to act).
+
+        The vector is ``encode_state(Deal.view(seat))``, kept up to date step by step
+        (:class:`~gouji.env.tracker.StateTracker`); both arrays are new ones that later steps leave alone."""
         deal = self.deal
-        obs = features.encode_state(self.view(seat))
+        obs = self._tracker.observe(deal, seat)
         if deal.to_act == seat:
-            mask = self.catalogue.mask(deal.legal_actions())
+            legal = deal.legal_actions()
+            if legal.blocks:  # leads: a block is one slice assignment, quicker than its thousands of indices
+                mask = self.catalogue.mask(legal)
+            else:
+                mask = np.zeros(self.catalogue.size, dtype=np.int8)
+                mask[self.legal_indices()] = 1
         else:
             mask = np.zeros(self.catalogue.size, dtype=np.int8)
         return {"observation": obs, "action_mask": mask}
+
+    def legal_indices(self) -> np.ndarray[Any, np.dtype[np.int64]]:
+        """The catalogue indices of the legal actions of the seat to act, in the order of
+        ``Deal.legal_actions()`` (empty once the episode is over); a read-only array."""
+        deal = self.deal
+        key = (deal, len(deal.events), deal.to_act)
+        if key != self._legal_key:
+            idx = self.catalogue.indices(deal.legal_actions())
+            idx.flags.writeable = False
+            self._legal_key, self._legal_idx = key, idx
+        return self._legal_idx
 
     def step(self, index: int | np.integer[Any]) -> list[float] | None:
         """Take the action at catalogue ``index`` for the seat to act; returns the rewards by seat when a
