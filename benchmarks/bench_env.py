@@ -66,7 +66,7 @@ def gouji_episodes(rules: str, seed: int, wrapped: bool = True, from_mask: bool 
     from gouji.env import env, raw_env
 
     e = env(rules, seed=seed) if wrapped else raw_env(rules, seed=seed)
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)  # as for RLCard below
 
     def episode() -> int:
         e.reset()
@@ -78,7 +78,7 @@ def gouji_episodes(rules: str, seed: int, wrapped: bool = True, from_mask: bool 
                 continue
             # the legal indices the environment gives in infos, or scanned from the mask (as bool: 20× faster)
             legal = np.flatnonzero(obs["action_mask"].view(bool)) if from_mask else info["legal_actions"]
-            e.step(int(legal[rng.integers(len(legal))]))
+            e.step(int(legal[rng.randrange(len(legal))]))
             steps += 1
         return steps
 

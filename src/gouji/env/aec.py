@@ -28,6 +28,10 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv  # type: ignore[import-untyped]
 from pettingzoo.utils import wrappers  # type: ignore[import-untyped]
+from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-untyped]
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from ..deal import SEATS
 from ..rules import RuleSet
@@ -35,6 +39,7 @@ from . import features
 from .core import NO_INDICES, Episode, Observation, new_seed
 
 AGENTS = tuple(f"seat_{s}" for s in range(SEATS))
+_SEAT_OF = {a: s for s, a in enumerate(AGENTS)}
 
 
 def observation_space(size: int) -> spaces.Dict:
@@ -120,7 +125,10 @@ class GoujiEnv(AECEnv[str, Observation, int]):  # type: ignore[misc]
             self.agent_selection = self.agents[0]
 
     def observe(self, agent: str) -> Observation:
-        return self.game.observe(AGENTS.index(agent))
+        seat = _SEAT_OF.get(agent)
+        if seat is None:
+            raise ValueError(f"{agent!r} is not an agent: the agents are seat_0 … seat_5")
+        return self.game.observe(seat)
 
     def step(self, action: int | np.integer[Any] | None) -> None:
         agent = self.agent_selection
@@ -181,8 +189,41 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # type: ignore[mis
             raise AttributeError("agent_selection cannot be accessed before reset")
         return self.env.last(observe)  # type: ignore[no-any-return]
 
+    def step(self, action: int | np.integer[Any] | None) -> None:
+        if self._has_reset and self.env.agents:  # the usual case, as the parent's last branch
+            self._has_updated = True
+            self.env.step(action)
+        else:  # the parent's errors and warnings
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63) -> Any:
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # the parent's error
+        return _OrderedIterable(self, max_iter)
+
     def __str__(self) -> str:
         return str(self.env)
+
+
+class _OrderedIterable(AECOrderEnforcingIterable):  # type: ignore[misc]
+    def __iter__(self) -> _OrderedIterator:
+        return _OrderedIterator(self.env, self.max_iter)
+
+
+class _OrderedIterator(AECOrderEnforcingIterator):  # type: ignore[misc]
+    """PettingZoo's order-enforcing iterator (the same check that each agent stepped), reading the raw
+    environment's attributes directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        raw = wrapper.env
+        if not raw.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        if not wrapper._has_updated:
+            raise AssertionError("need to call step() or reset() in a loop over `agent_iter`")
+        wrapper._has_updated = False
+        return raw.agent_selection  # type: ignore[no-any-return]
 
 
 def raw_env(rules: RuleSet | str | None = "qingdao", **options: Any) -> GoujiEnv:

@@ -78,6 +78,7 @@ class Catalogue:
         """The number of actions."""
         self._decision_index = {text: i for i, text in enumerate(DECISIONS)}
         self._play_index: dict[Play, int] = {}
+        self._action_cache: dict[int, Action] = {}
         self._block_cache: dict[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]] = {}
 
     def __repr__(self) -> str:
@@ -123,6 +124,15 @@ class Catalogue:
     def action(self, index: int) -> Action:
         """The action at ``index``; ``IndexError`` outside the catalogue or at the empty play's slot."""
         i = int(index)
+        a = self._action_cache.get(i)
+        if a is None:
+            a = self._action_at(i, index)
+            if len(self._action_cache) >= 100_000:
+                self._action_cache.clear()
+            self._action_cache[i] = a
+        return a
+
+    def _action_at(self, i: int, index: int) -> Action:
         if not 0 <= i < self.size:
             raise IndexError(f"action index {index} is outside the catalogue (0 … {self.size - 1})")
         if i < self.return_start:

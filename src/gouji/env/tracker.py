@@ -54,9 +54,10 @@ _PHASE_INDEX = features._PHASE_INDEX
 _OTHER_PHASE = len(features.PHASES)
 
 
-def _frame(me: int) -> npt.NDArray[np.intp]:
-    """The gather index taking the public vector (seat 0's frame) into seat ``me``'s frame: relative
-    seat ``r`` of each seat-indexed field comes from absolute seat ``(r + me) % 6``."""
+def _frame(me: int, head: int) -> npt.NDArray[np.intp]:
+    """The gather index taking the public vector (seat 0's frame, the recent plays in a ring whose
+    newest slot is ``head``) into seat ``me``'s frame: relative seat ``r`` of each seat-indexed field
+    comes from absolute seat ``(r + me) % 6``, recent slot ``n`` from ring slot ``(head + n) % 6``."""
     src = np.arange(STATE_SIZE, dtype=np.intp)
     for r in range(SEATS):
         a = (r + me) % SEATS
@@ -65,12 +66,16 @@ def _frame(me: int) -> npt.NDArray[np.intp]:
         )
         src[_TOP_SEAT + r] = _TOP_SEAT + a
         src[_ROUND + 1 + r] = _ROUND + 1 + a
-        for n in range(_RECENT):
-            src[_REC + n * _RECENT_FIELDS + r] = _REC + n * _RECENT_FIELDS + a
+    for n in range(_RECENT):
+        ring = _REC + (head + n) % _RECENT * _RECENT_FIELDS
+        at = _REC + n * _RECENT_FIELDS
+        src[at : at + _RECENT_FIELDS] = np.arange(ring, ring + _RECENT_FIELDS)
+        for r in range(SEATS):
+            src[at + r] = ring + (r + me) % SEATS
     return src
 
 
-_FRAMES = [_frame(me) for me in range(SEATS)]
+_FRAMES = [[_frame(me, head) for me in range(SEATS)] for head in range(_RECENT)]
 
 _ROW_CACHE: dict[str, tuple[bool, F32]] = {}
 
@@ -126,31 +131,29 @@ class StateTracker:
             self._start(deal)
         if len(deal.events) != self._events or deal.to_act != self._to_act:
             self._sync(deal)
-        out: F32 = self._pub[_FRAMES[seat]]
+        out: F32 = self._pub[_FRAMES[self._head][seat]]
         hand = deal.hands[seat]
-        key = tuple(hand)
         own = self._own[seat]
-        if own is None or own[0] != key or own[1] is not self._base:
-            own = self._own[seat] = (key, self._base, self._own_fields(seat, key))
-        fields, n = own[2]
-        out[_HAND : _UNSEEN + NUM_RANKS] = fields
-        out[_SEATS_AT] = n / 36
+        if own is None or own[0] != hand:
+            own = self._own[seat] = (hand.copy(), self._hand_fields(hand), sum(hand))
+        out[_HAND:_UNSEEN] = own[1]
+        out[_SEATS_AT] = own[2] / 36
         out[_SEATS_AT + 1] = 0.0
-        return out
-
-    # ------------------------------------------------------------------ the observer's own fields
-
-    def _own_fields(self, seat: int, hand: tuple[int, ...]) -> tuple[F32, int]:
-        """The ``hand``, ``hand_total`` and ``unseen`` fields of ``seat`` (contiguous), and its count."""
-        n = sum(hand)
         base = self._base
         rev = self._revealed_counts.get(seat)
         if rev is not None:  # its own open hand is not "known from others": add it back
             base = [b + r for b, r in zip(base, rev, strict=True)]
+        out[_UNSEEN : _UNSEEN + NUM_RANKS] = [(b - h) / 8 if b > h else 0.0 for b, h in zip(base, hand, strict=True)]
+        return out
+
+    # ------------------------------------------------------------------ the observer's own fields
+
+    @staticmethod
+    def _hand_fields(hand: list[int]) -> F32:
+        """The ``hand`` and ``hand_total`` fields of a hand (contiguous)."""
         vals = [h / 8 for h in hand]
-        vals.append(n / 36)
-        vals.extend((b - h) / 8 if b > h else 0.0 for b, h in zip(base, hand, strict=True))
-        return np.array(vals, dtype=np.float32), n
+        vals.append(sum(hand) / 36)
+        return np.array(vals, dtype=np.float32)
 
     # ------------------------------------------------------------------ the public vector
 
@@ -164,6 +167,7 @@ class StateTracker:
         self._recent = pub[_REC : _REC + _RECENT * _RECENT_FIELDS].reshape(_RECENT, _RECENT_FIELDS)
         self._events = -1
         self._seen = 0  # events already folded into the recent plays
+        self._head = 0  # the ring slot of the newest recent play
         self._to_act: Any = -2
         self._slow: Any = None
         self._counts: list[int | None] = [-1] * SEATS
@@ -177,7 +181,8 @@ class StateTracker:
         self._base: list[int] = []
         """The deck less the cards played and the open revolution hands: ``unseen`` before the observer's
         own hand is taken away; a new list whenever it changes."""
-        self._own: list[tuple[tuple[int, ...], list[int], tuple[F32, int]] | None] = [None] * SEATS
+        self._own: list[tuple[list[int], F32, int] | None] = [None] * SEATS
+        """Per seat: its hand when last observed, that hand's fields and its card count."""
 
     def _sync(self, deal: Deal) -> None:
         pub = self._pub
@@ -188,20 +193,20 @@ class StateTracker:
         # per seat: status, opened, forfeited, declared, headless, 要头, burning, place (rarely change)
         places = deal.places
         burner = deal.burner
-        slow = (
+        slow = [
             deal.phase,
-            tuple(status),
-            tuple(deal.opened),
-            tuple(deal.forfeited),
-            tuple(deal.declared),
-            tuple(deal.in_play),
-            tuple(deal.yaotou_left),
-            tuple(deal.yaotou_choice.items()),
+            status,
+            deal.opened,
+            deal.forfeited,
+            deal.declared,
+            deal.in_play,
+            deal.yaotou_left,
+            deal.yaotou_choice,
             burner,
-            tuple(places) if places else None,
-        )
-        if slow != self._slow:
-            self._slow = slow
+            places,
+        ]
+        if slow != self._slow:  # compares the lists and the dict by content, against copies
+            self._slow = [x.copy() if isinstance(x, list | dict) else x for x in slow]
             self._write_slow(deal, burner)
 
         # the visible card counts: a seat's count is read only where the view shows it
@@ -266,11 +271,13 @@ class StateTracker:
     def _visible_counts(self, deal: Deal) -> list[int | None]:
         """Each seat's card count as the public sees it (``Deal.view``'s rule; None when hidden)."""
         status, hands, show = deal.status, deal.hands, self._show
+        if show == "always":
+            return [0 if st == OUT else sum(h) for st, h in zip(status, hands, strict=True)]
         counts: list[int | None] = []
         for s in range(SEATS):
             st = status[s]
-            if st == REVOLTED or show == "always":
-                counts.append(0 if st == OUT else sum(hands[s]))
+            if st == REVOLTED:
+                counts.append(sum(hands[s]))
             elif st == OUT:
                 counts.append(0)
             elif show == "at_or_below_10":
@@ -331,18 +338,19 @@ class StateTracker:
         self._base = base
 
     def _fold_events(self, events: list[dict[str, Any]]) -> None:
-        """Add the new act events to the ``recent`` field: newest slot first, six slots."""
+        """Add the new act events to the ``recent`` field, a ring of six slots (the oldest overwritten)."""
         recent = self._recent
+        head = self._head
         for e in events[self._seen :]:
             if e["type"] != "act":
                 continue
             takes_slot, row = _recent_row(e["action"])
-            seat = e["seat"]
             if takes_slot:
-                recent[1:] = recent[:-1].copy()
-                recent[0] = row
-                recent[0, seat] = 1.0
-            else:  # joins the newest slot (the walk back from the newest event writes into it first)
-                np.maximum(recent[0], row, out=recent[0])
-                recent[0, seat] = 1.0
+                head = (head - 1) % _RECENT
+                recent[head] = row
+            # else it joins the newest slot (encode_state's walk back from the newest event writes into
+            # that slot until a play, burn or pass takes it): its row is the present flag alone
+            recent[head, 15] = 1.0
+            recent[head, e["seat"]] = 1.0
+        self._head = head
         self._seen = len(events)
