@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 import numpy as np
 
+from ..actions import LegalActions
 from ..deal import SEATS, Deal, IllegalAction, team
 from ..match import Match
 from ..rules import RuleSet, resolve
@@ -78,7 +79,7 @@ class Episode:
         self._log_deal: Deal | None = None
         self._logs: list[list[dict[str, Any]]] = []
         self._tracker = StateTracker()
-        self._legal_key: tuple[Deal, int, int | None] | None = None
+        self._legal_of: LegalActions | None = None
         self._legal_idx = NO_INDICES
 
     def start(self, seed: int | str, deal: Deal | None = None) -> None:
@@ -145,12 +146,11 @@ class Episode:
     def legal_indices(self) -> np.ndarray[Any, np.dtype[np.int64]]:
         """The catalogue indices of the legal actions of the seat to act, in the order of
         ``Deal.legal_actions()`` (empty once the episode is over); a read-only array."""
-        deal = self.deal
-        key = (deal, len(deal.events), deal.to_act)
-        if key != self._legal_key:
-            idx = self.catalogue.indices(deal.legal_actions())
+        legal = self.deal.legal_actions()  # the same object until the deal changes
+        if legal is not self._legal_of:
+            idx = self.catalogue.indices(legal)
             idx.flags.writeable = False
-            self._legal_key, self._legal_idx = key, idx
+            self._legal_of, self._legal_idx = legal, idx
         return self._legal_idx
 
     def step(self, index: int | np.integer[Any]) -> list[float] | None:

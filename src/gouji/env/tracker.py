@@ -186,7 +186,16 @@ class StateTracker:
 
     def _sync(self, deal: Deal) -> None:
         pub = self._pub
-        self._events = len(deal.events)
+        events = deal.events
+        # one pass in the play phase since the last look: no hand, count or card played has changed
+        passed_only = (
+            len(events) == self._events + 1
+            and self._phase == PLAY
+            and deal.phase == PLAY
+            and events[-1]["type"] == "act"
+            and events[-1]["action"] == "pass"
+        )
+        self._events = len(events)
         rd = deal.round
         status = deal.status
 
@@ -208,10 +217,11 @@ class StateTracker:
         if slow != self._slow:  # compares the lists and the dict by content, against copies
             self._slow = [x.copy() if isinstance(x, list | dict) else x for x in slow]
             self._write_slow(deal, burner)
+            passed_only = False  # a status changed: count everything again
 
         # the visible card counts: a seat's count is read only where the view shows it
-        counts = self._visible_counts(deal)
-        if counts != self._counts:
+        counts = self._counts if passed_only else self._visible_counts(deal)
+        if counts is not self._counts and counts != self._counts:
             old = self._counts
             for s in range(SEATS):
                 c = counts[s]
@@ -259,12 +269,12 @@ class StateTracker:
             pub[_PHASE : _PHASE + 8] = 0.0
             pub[_PHASE + _PHASE_INDEX.get(phase, _OTHER_PHASE)] = 1.0
 
-        played = deal.played_counts()
-        revealed = deal.revealed
-        if played != self._played or revealed != self._revealed:
-            self._write_played(played, revealed)
+        if not passed_only:
+            played = deal.played_counts()
+            revealed = deal.revealed
+            if played != self._played or revealed != self._revealed:
+                self._write_played(played, revealed)
 
-        events = deal.events
         if self._seen < len(events):
             self._fold_events(events)
 
