@@ -3,11 +3,13 @@
 1. **Environment steps per second**, random legal play, one process pinned to one core:
 
    * gouji: ``e = gouji.env.env(rules)`` (and ``raw_env``, without PettingZoo's order-enforcing wrapper),
-     the PettingZoo loop ``for agent in e.agent_iter(): obs, … =
-     e.last(); e.step(a)`` — every ``last()`` builds the observation (``encode_state(Deal.view(seat))``)
-     and the action mask (the catalogue's block fill), ``a`` is drawn uniformly from the mask's legal
-     indices (``np.flatnonzero(mask.view(bool))``).  A step is one decision of a deal (the dead steps at
-     the end are not counted).
+     the PettingZoo loop ``for agent in e.agent_iter(): obs, … , info =
+     e.last(); e.step(a)`` — every ``last()`` builds the observation (the numbers of
+     ``encode_state(Deal.view(seat))``, kept up to date step by step) and the action mask; ``a`` is drawn
+     uniformly (``random.Random``, as for RLCard) from the legal indices the environment gives in
+     ``info["legal_actions"]``.  One more row draws from the mask instead (``np.flatnonzero(mask.view(bool))``),
+     as a policy that reads only the observation would.  A step is one decision of a deal (the dead steps
+     at the end are not counted).
    * RLCard: ``e = rlcard.make("doudizhu")``; ``state, _ = e.reset()``, then ``state, _ = e.step(a)`` with
      ``a`` drawn from ``state["legal_actions"]`` — each step builds RLCard's encoded state (its 790-number
      ``obs``) for the next player.
@@ -117,17 +119,21 @@ def bench_steps(args: argparse.Namespace) -> None:
     print(f"Environment steps, random legal play, {pin()}; {args.repeat} × ~{args.seconds:g} s each")
     gouji_loop = gouji_episodes(args.rules, args.seed)
     raw_loop = gouji_episodes(args.rules, args.seed, wrapped=False)
+    mask_loop = gouji_episodes(args.rules, args.seed, from_mask=True)
     rl = rlcard_episodes(args.seed)
-    runs: dict[str, list[Run]] = {"gouji": [], "raw": [], "rlcard": []}
+    runs: dict[str, list[Run]] = {"gouji": [], "raw": [], "mask": [], "rlcard": []}
     gouji_loop()  # warm the caches (plays, catalogue) once
     for _ in range(args.repeat):
         runs["gouji"].append(timed(gouji_loop, args.seconds))
         runs["raw"].append(timed(raw_loop, args.seconds))
+        runs["mask"].append(timed(mask_loop, args.seconds))
         if not isinstance(rl, str):
             runs["rlcard"].append(timed(rl, args.seconds))
+    print("  the random policy draws from info['legal_actions'] (the last gouji row: from the mask)")
     rows = [
         (f"gouji env() ({args.rules}), PettingZoo AEC", runs["gouji"]),
         ("gouji raw_env() (no order wrapper)", runs["raw"]),
+        ("gouji env(), policy scans the mask", runs["mask"]),
     ]
     if isinstance(rl, str):
         print(f"  RLCard: {rl}")

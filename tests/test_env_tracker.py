@@ -117,3 +117,33 @@ def test_the_order_checks_still_hold() -> None:
     assert (reward, term, trunc) == expected[1:4]
     assert np.array_equal(info["legal_actions"], expected[4]["legal_actions"])
     assert e.last(observe=False)[0] is None
+
+
+def test_recycled_masks_are_right_and_never_change_under_a_holder() -> None:
+    """Masks nobody holds any more are reused: each mask returned is still exactly the legal set, and a
+    mask still held (by its observation, a view or a variable) keeps its entries however long it is kept."""
+    e = raw_env("qingdao", seed=6)
+    e.reset()
+    cat = catalogue("qingdao")
+    rng = random.Random(6)
+    held: list[tuple[object, np.ndarray]] = []
+    step = pooled = 0
+    while e.game.to_act is not None:
+        deal = e.game.deal
+        for s in range(6):
+            mask = e.observe(f"seat_{s}")["action_mask"]
+            pooled += any(mask is p[0] for p in e.game._mask_pool)
+            expected = cat.mask(deal.legal_actions()) if s == deal.to_act else np.zeros(cat.size, np.int8)
+            assert np.array_equal(mask, expected)
+            if (step + s) % 7 == 0:  # keep some, in different ways
+                keeper = mask.view(bool) if s % 2 else {"action_mask": mask}
+                held.append((keeper, mask.copy()))
+            del mask
+        legal = e.infos[e.agent_selection]["legal_actions"]
+        e.step(int(legal[rng.randrange(len(legal))]))
+        step += 1
+    for keeper, copy in held:
+        kept = keeper["action_mask"] if isinstance(keeper, dict) else keeper
+        assert np.array_equal(np.asarray(kept, dtype=np.int8), copy)
+    assert len(e.game._mask_pool) <= 4 and held
+    assert pooled > 100, "masks were recycled"

@@ -221,9 +221,15 @@ class Catalogue:
     def mask(self, legal: LegalActions) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The action mask (int8, 1 for a legal action) of ``legal``, built block by block."""
         mask = np.zeros(self.size, dtype=np.int8)
+        self.fill(mask, legal, 1)
+        return mask
+
+    def fill(self, mask: np.ndarray[Any, np.dtype[np.int8]], legal: LegalActions, value: int) -> None:
+        """Set the entries of ``legal``'s actions in ``mask`` to ``value`` (1 to mark them, 0 to clear a
+        mask for reuse), block by block."""
         explicit = legal.explicit
         if explicit:
-            mask[self._explicit_indices(explicit)] = 1
+            mask[self._explicit_indices(explicit)] = value
         blocks = legal.blocks
         if blocks:
             start = self.play_start
@@ -231,12 +237,11 @@ class Catalogue:
             extra = mask[start + self.natural_size : start + self.play_size].reshape(self.extra_shape)
             for b in blocks:
                 if b.rank == NO_RANK:
-                    extra[b.t0 : b.t0 + b.tn, : b.xn, : b.dn] = 1
+                    extra[b.t0 : b.t0 + b.tn, : b.xn, : b.dn] = value
                     if b.skip:
-                        extra[0, 0, 0] = 0
+                        extra[0, 0, 0] = 0  # the empty play, never legal
                 else:
-                    naturals[b.rank - THREE, b.k0 - 1 : b.k0 - 1 + b.kn, b.t0 : b.t0 + b.tn, : b.xn, : b.dn] = 1
-        return mask
+                    naturals[b.rank - THREE, b.k0 - 1 : b.k0 - 1 + b.kn, b.t0 : b.t0 + b.tn, : b.xn, : b.dn] = value
 
     def describe_deck(self) -> str:
         return f"at most {self.max_natural} of a natural rank, {self.twos} 2s, {self.small} X and {self.big} D"

@@ -19,6 +19,7 @@ Numpy only — the PettingZoo and Gymnasium classes (:mod:`gouji.env.aec`, :mod:
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any, Literal
 
 import numpy as np
@@ -35,6 +36,9 @@ EpisodeKind = Literal["deal", "set"]
 EPISODES: tuple[str, ...] = ("deal", "set")
 
 Observation = dict[str, np.ndarray[Any, Any]]
+
+_REFCOUNT = getattr(sys, "getrefcount", None)  # CPython: masks are recycled only where it can tell
+_POOL = 4
 
 NO_INDICES: np.ndarray[Any, np.dtype[np.int64]] = np.zeros(0, dtype=np.int64)
 NO_INDICES.flags.writeable = False
@@ -81,6 +85,7 @@ class Episode:
         self._tracker = StateTracker()
         self._legal_of: LegalActions | None = None
         self._legal_idx = NO_INDICES
+        self._mask_pool: list[list[Any]] = []  # [mask, the legal actions set in it, or their indices]
 
     def start(self, seed: int | str, deal: Deal | None = None) -> None:
         """Start a new episode from ``seed`` (or, for a one-deal episode, from the given ``deal``).
@@ -132,16 +137,44 @@ class Episode:
         (:class:`~gouji.env.tracker.StateTracker`); both arrays are new ones that later steps leave alone."""
         deal = self.deal
         obs = self._tracker.observe(deal, seat)
-        if deal.to_act == seat:
-            legal = deal.legal_actions()
-            if legal.blocks:  # leads: a block is one slice assignment, quicker than its thousands of indices
-                mask = self.catalogue.mask(legal)
+        return {"observation": obs, "action_mask": self._mask(deal.to_act == seat)}
+
+    def _mask(self, to_act: bool) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """An action mask: the legal actions of the seat to act, or all zeros.
+
+        Zeroing a new 167,957-entry array and touching its pages costs more than the rest of the mask, so
+        masks are recycled — but only one that nothing outside this pool refers to any more (its reference
+        count says so: no observation dict, variable, view or tensor of the caller still holds it), so a mask
+        once returned never changes while anyone can see it.  A recycled mask is cleared where it was set."""
+        pool = self._mask_pool
+        entry = None
+        if _REFCOUNT is not None:
+            for e in pool:
+                if _REFCOUNT(e[0]) == 2:  # the pool's reference and the call's own: nobody else holds it
+                    entry = e
+                    break
+        if entry is None:
+            entry = [np.zeros(self.catalogue.size, dtype=np.int8), None, None]
+            if len(pool) < _POOL:
+                pool.append(entry)
+        mask: np.ndarray[Any, np.dtype[np.int8]] = entry[0]
+        legal, idx = entry[1], entry[2]
+        if legal is not None:  # clear what it held
+            if idx is None:
+                self.catalogue.fill(mask, legal, 0)
             else:
-                mask = np.zeros(self.catalogue.size, dtype=np.int8)
-                mask[self.legal_indices()] = 1
-        else:
-            mask = np.zeros(self.catalogue.size, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+                mask[idx] = 0
+        entry[1] = entry[2] = None
+        if to_act:
+            legal = self.deal.legal_actions()
+            if legal.blocks:  # leads: a block is one slice assignment, quicker than its thousands of indices
+                self.catalogue.fill(mask, legal, 1)
+            else:
+                idx = self.legal_indices()
+                mask[idx] = 1
+                entry[2] = idx
+            entry[1] = legal
+        return mask
 
     def legal_indices(self) -> np.ndarray[Any, np.dtype[np.int64]]:
         """The catalogue indices of the legal actions of the seat to act, in the order of
