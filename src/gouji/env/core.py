@@ -86,6 +86,7 @@ class Episode:
         self._legal_of: LegalActions | None = None
         self._legal_idx = NO_INDICES
         self._mask_pool: list[list[Any]] = []  # [mask, the legal actions set in it, or their indices]
+        self._pool_next = 0
 
     def start(self, seed: int | str, deal: Deal | None = None) -> None:
         """Start a new episode from ``seed`` (or, for a one-deal episode, from the given ``deal``).
@@ -153,10 +154,13 @@ class Episode:
                 if _REFCOUNT(e[0]) == 2:  # the pool's reference and the call's own: nobody else holds it
                     entry = e
                     break
-        if entry is None:
+        if entry is None:  # all held: a new one, in place of the oldest (which its holder keeps as it is)
             entry = [np.zeros(self.catalogue.size, dtype=np.int8), None, None]
             if len(pool) < _POOL:
                 pool.append(entry)
+            else:
+                pool[self._pool_next] = entry
+                self._pool_next = (self._pool_next + 1) % _POOL
         mask: np.ndarray[Any, np.dtype[np.int8]] = entry[0]
         legal, idx = entry[1], entry[2]
         if legal is not None:  # clear what it held
