@@ -79,6 +79,7 @@ class Catalogue:
         self._decision_index = {text: i for i, text in enumerate(DECISIONS)}
         self._play_index: dict[Play, int] = {}
         self._action_cache: dict[int, Action] = {}
+        self._index_of: dict[Action, int] = {}
         self._block_cache: dict[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]] = {}
 
     def __repr__(self) -> str:
@@ -173,19 +174,23 @@ class Catalogue:
 
     def _explicit_indices(self, actions: Sequence[Action]) -> list[int]:
         """The indices of actions given one by one (a fast path for plays, burns and decisions)."""
-        out = []
-        cache, decisions = self._play_index, self._decision_index
-        for a in actions:
-            if type(a) is Play:
-                i = cache.get(a)
-                out.append(self.play_start + (self.play_offset(a) if i is None else i))
-            elif type(a) is Burn:
-                out.append(self.burn_start + self.play_offset(a.play))
-            elif type(a) is Decision and a.text in decisions:
-                out.append(decisions[a.text])
-            else:
-                out.append(self.index(a))
+        known = self._index_of
+        out = [known.get(a, -1) for a in actions]  # actions are cached objects: one lookup each
+        if -1 in out:
+            out = [i if i >= 0 else self._learn_index(a) for i, a in zip(out, actions, strict=True)]
         return out
+
+    def _learn_index(self, a: Action) -> int:
+        if type(a) is Play:
+            i = self.play_start + self.play_offset(a)
+        elif type(a) is Burn:
+            i = self.burn_start + self.play_offset(a.play)
+        else:
+            i = self.index(a)
+        if len(self._index_of) >= 200_000:
+            self._index_of.clear()
+        self._index_of[a] = i
+        return i
 
     def indices(self, legal: LegalActions) -> np.ndarray[Any, np.dtype[np.int64]]:
         """The catalogue index of every legal action, in the order of ``legal``."""

@@ -31,7 +31,7 @@ import numpy.typing as npt
 
 from ..cards import NUM_RANKS, parse_counts
 from ..deal import OUT, PLAY, REVOLTED, Deal
-from ..plays import parse_play
+from ..plays import Play, parse_play
 from . import features
 from .features import F32, STATE_SIZE
 
@@ -111,6 +111,22 @@ def _recent_row(text: str) -> tuple[bool, F32]:
         _ROW_CACHE.clear()
     got = _ROW_CACHE[text] = (takes_slot, row)
     return got
+
+
+_TOP_ROWS: dict[Play, F32] = {}
+
+
+def _top_row(top: Play) -> F32:
+    """The ``top`` field (21 numbers) of a play on the table."""
+    row = _TOP_ROWS.get(top)
+    if row is None:
+        row = np.zeros(21, dtype=np.float32)
+        row[0] = 1.0
+        features._play_into(row, 1, top)
+        if len(_TOP_ROWS) > 100_000:
+            _TOP_ROWS.clear()
+        _TOP_ROWS[top] = row
+    return row
 
 
 class StateTracker:
@@ -325,13 +341,14 @@ class StateTracker:
         old_seat = self._top[1]
         if isinstance(old_seat, int) and old_seat >= 0:
             pub[_SEATS_AT + old_seat * _SEAT + 14] = 0.0
-        pub[_TOP : _TOP + 21 + SEATS] = 0.0  # the top play and top_seat fields, which follow it
         top, seat = top_key
+        pub[_TOP_SEAT : _TOP_SEAT + SEATS] = 0.0
         if top is not None:
-            pub[_TOP] = 1.0
-            features._play_into(pub, _TOP + 1, top)
+            pub[_TOP : _TOP + 21] = _top_row(top)
             if isinstance(seat, int):
                 pub[_TOP_SEAT + seat] = 1.0
+        else:
+            pub[_TOP : _TOP + 21] = 0.0
         if isinstance(seat, int):
             pub[_SEATS_AT + seat * _SEAT + 14] = 1.0
         self._top = top_key
