@@ -186,6 +186,7 @@ class StateTracker:
         self._head = 0  # the ring slot of the newest recent play
         self._to_act: Any = -2
         self._slow: Any = None
+        self._slow_rows: list[Any] = [None] * SEATS  # per seat, the facts its slow fields were written from
         self._counts: list[int | None] = [-1] * SEATS
         self._top: Any = (-1, -1)
         self._passed = -1
@@ -203,14 +204,15 @@ class StateTracker:
     def _sync(self, deal: Deal) -> None:
         pub = self._pub
         events = deal.events
-        # one pass in the play phase since the last look: no hand, count or card played has changed
-        passed_only = (
-            len(events) == self._events + 1
-            and self._phase == PLAY
-            and deal.phase == PLAY
-            and events[-1]["type"] == "act"
-            and events[-1]["action"] == "pass"
-        )
+        # one action in the play phase since the last look: only its seat's hand (and count) can have
+        # changed, and nothing at all after a pass
+        actor = -1
+        passed_only = False
+        if len(events) == self._events + 1 and self._phase == PLAY and deal.phase == PLAY:
+            last = events[-1]
+            if last["type"] == "act":
+                actor = last["seat"]
+                passed_only = last["action"] == "pass"
         self._events = len(events)
         rd = deal.round
         status = deal.status
@@ -233,10 +235,16 @@ class StateTracker:
         if slow != self._slow:  # compares the lists and the dict by content, against copies
             self._slow = [x.copy() if isinstance(x, list | dict) else x for x in slow]
             self._write_slow(deal, burner)
-            passed_only = False  # a status changed: count everything again
+            passed_only, actor = False, -1  # a status changed: count everything again
 
         # the visible card counts: a seat's count is read only where the view shows it
-        counts = self._counts if passed_only else self._visible_counts(deal)
+        if passed_only:
+            counts = self._counts
+        elif actor >= 0:
+            counts = self._counts.copy()
+            counts[actor] = self._visible_count(deal, actor)
+        else:
+            counts = self._visible_counts(deal)
         if counts is not self._counts and counts != self._counts:
             old = self._counts
             for s in range(SEATS):
@@ -299,19 +307,20 @@ class StateTracker:
         status, hands, show = deal.status, deal.hands, self._show
         if show == "always":
             return [0 if st == OUT else sum(h) for st, h in zip(status, hands, strict=True)]
-        counts: list[int | None] = []
-        for s in range(SEATS):
-            st = status[s]
-            if st == REVOLTED:
-                counts.append(sum(hands[s]))
-            elif st == OUT:
-                counts.append(0)
-            elif show == "at_or_below_10":
-                n = sum(hands[s])
-                counts.append(n if n <= 10 else None)
-            else:
-                counts.append(None)
-        return counts
+        return [self._visible_count(deal, s) for s in range(SEATS)]
+
+    def _visible_count(self, deal: Deal, s: int) -> int | None:
+        """Seat ``s``'s card count as the public sees it: the hand is summed only where it is shown."""
+        st = deal.status[s]
+        if st == OUT:
+            return 0
+        show = self._show
+        if st == REVOLTED or show == "always":
+            return sum(deal.hands[s])
+        if show == "at_or_below_10":
+            n = sum(deal.hands[s])
+            return n if n <= 10 else None
+        return None
 
     def _write_slow(self, deal: Deal, burner: int) -> None:
         pub = self._pub
@@ -320,20 +329,30 @@ class StateTracker:
         yaotou_left, choice = deal.yaotou_left, deal.yaotou_choice
         playing = deal.phase == PLAY
         place_of = {s: i for i, s in enumerate(deal.places)} if deal.places else {}
+        rows = self._slow_rows
         for s in range(SEATS):
+            key = (
+                status[s],
+                bool(opened[s]),
+                bool(forfeited[s]),
+                bool(declared[s]),
+                bool(playing and not in_play[(s + 3) % SEATS] and deal.headless(s)),
+                choice.get(s) == "yaotou" or (yaotou_left[s] or 0) > 0,
+                burner == s,
+                place_of.get(s),
+            )
+            if key == rows[s]:
+                continue
+            rows[s] = key
             o = _SEATS_AT + s * _SEAT
             vals = [0.0] * 11  # fields 2 … 12 of the seat
-            st = _STATUS_INDEX.get(status[s])
+            st = _STATUS_INDEX.get(key[0])
             if st is not None:
                 vals[st] = 1.0
-            vals[5] = float(bool(opened[s]))
-            vals[6] = float(bool(forfeited[s]))
-            vals[7] = float(bool(declared[s]))
-            vals[8] = float(bool(playing and not in_play[(s + 3) % SEATS] and deal.headless(s)))
-            vals[9] = float(choice.get(s) == "yaotou" or (yaotou_left[s] or 0) > 0)
-            vals[10] = float(burner == s)
+            for f in range(1, 7):  # opened … burning
+                vals[4 + f] = 1.0 if key[f] else 0.0
             pub[o + 2 : o + 13] = vals
-            place = place_of.get(s)
+            place = key[7]
             pub[o + 16] = (place + 1) / 6 if place is not None else 0.0
 
     def _write_top(self, top_key: Any) -> None:
