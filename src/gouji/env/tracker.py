@@ -20,6 +20,11 @@ revolution, and the public facts of the deal and its log (for an act event the l
 same play, pass or decision; a 还贡's cards, hidden from others, are not read).  The tests compare its
 vectors with ``encode_state(Deal.view(seat))`` at every step of whole deals on every preset, and check that
 two deals differing only in cards hidden from a seat give that seat the same vectors.
+
+Two shortcuts rest on the engine's rules of play: after a single action of the play phase only the acting
+seat's hand can have changed (its count alone is recounted), and after a pass no hand and no card played
+(nothing is recounted) — unless a seat's status changed, which recounts everything.  A rule that moved
+cards otherwise during play would need them revisited; the every-step comparison would show it.
 """
 
 from __future__ import annotations
