@@ -148,7 +148,7 @@ class StateTracker:
 
     def observe(self, deal: Deal, seat: int) -> F32:
         """Seat ``seat``'s state vector (a new array: later steps do not change it)."""
-        if deal is not self._deal:
+        if deal is not self._deal or len(deal.events) < self._seen:  # another deal (or its log cut short)
             self._start(deal)
         if len(deal.events) != self._events or deal.to_act != self._to_act:
             self._sync(deal)
