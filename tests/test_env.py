@@ -14,6 +14,7 @@ import gouji
 from gouji import Deal, IllegalAction
 from gouji.env.catalogue import catalogue
 from gouji.env.core import deal_rewards, worst_reward
+from gouji.env.features import encode_state
 
 from .helpers import choose_action
 from .test_properties import swapped_hands, tribute_after
@@ -189,6 +190,7 @@ def test_observations_do_not_depend_on_hidden_cards(preset: str, setup: bool) ->
                 break  # a revolutionary lays the hand down: it is public from then on
             first, second = (e.observe(observer) for e in envs)
             assert np.array_equal(first["observation"], second["observation"]), f"after {len(da.events)} events"
+            assert np.array_equal(first["observation"], encode_state(da.view(o)))  # the tracker's and the view's
             assert np.array_equal(first["action_mask"], second["action_mask"])
             if da.is_over:
                 break

@@ -383,6 +383,10 @@ class Deal:
         seat = check_seat(seat)
         return tuple(self.hands[seat])
 
+    def played_counts(self) -> C.Counts:
+        """The cards played so far per rank (the card counter, 记牌器): public, the view's ``played``."""
+        return tuple(self._played)
+
     def card_count(self, seat: int) -> int:
         """How many cards a seat holds."""
         seat = check_seat(seat)

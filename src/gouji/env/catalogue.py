@@ -78,6 +78,9 @@ class Catalogue:
         """The number of actions."""
         self._decision_index = {text: i for i, text in enumerate(DECISIONS)}
         self._play_index: dict[Play, int] = {}
+        self._action_cache: dict[int, Action] = {}
+        self._index_of: dict[Action, int] = {}
+        self._block_cache: dict[tuple[int, ...], np.ndarray[Any, np.dtype[np.int64]]] = {}
 
     def __repr__(self) -> str:
         return (
@@ -122,6 +125,15 @@ class Catalogue:
     def action(self, index: int) -> Action:
         """The action at ``index``; ``IndexError`` outside the catalogue or at the empty play's slot."""
         i = int(index)
+        a = self._action_cache.get(i)
+        if a is None:
+            a = self._action_at(i, index)
+            if len(self._action_cache) >= 100_000:
+                self._action_cache.clear()
+            self._action_cache[i] = a
+        return a
+
+    def _action_at(self, i: int, index: int) -> Action:
         if not 0 <= i < self.size:
             raise IndexError(f"action index {index} is outside the catalogue (0 … {self.size - 1})")
         if i < self.return_start:
@@ -162,19 +174,23 @@ class Catalogue:
 
     def _explicit_indices(self, actions: Sequence[Action]) -> list[int]:
         """The indices of actions given one by one (a fast path for plays, burns and decisions)."""
-        out = []
-        cache, decisions = self._play_index, self._decision_index
-        for a in actions:
-            if type(a) is Play:
-                i = cache.get(a)
-                out.append(self.play_start + (self.play_offset(a) if i is None else i))
-            elif type(a) is Burn:
-                out.append(self.burn_start + self.play_offset(a.play))
-            elif type(a) is Decision and a.text in decisions:
-                out.append(decisions[a.text])
-            else:
-                out.append(self.index(a))
+        known = self._index_of
+        out = [known.get(a, -1) for a in actions]  # actions are cached objects: one lookup each
+        if -1 in out:
+            out = [i if i >= 0 else self._learn_index(a) for i, a in zip(out, actions, strict=True)]
         return out
+
+    def _learn_index(self, a: Action) -> int:
+        if type(a) is Play:
+            i = self.play_start + self.play_offset(a)
+        elif type(a) is Burn:
+            i = self.burn_start + self.play_offset(a.play)
+        else:
+            i = self.index(a)
+        if len(self._index_of) >= 200_000:
+            self._index_of.clear()
+        self._index_of[a] = i
+        return i
 
     def indices(self, legal: LegalActions) -> np.ndarray[Any, np.dtype[np.int64]]:
         """The catalogue index of every legal action, in the order of ``legal``."""
@@ -182,9 +198,20 @@ class Catalogue:
         for b in legal.blocks:
             idx = self._block_indices(b)
             parts.append(idx[b.skip :] if b.skip else idx)
-        return np.concatenate(parts) if len(parts) > 1 else parts[0]
+        return np.concatenate(parts) if len(parts) > 1 else parts[0]  # a new array either way
 
     def _block_indices(self, b: _Block) -> np.ndarray[Any, np.dtype[np.int64]]:
+        """The indices of a block's plays (a read-only array, cached: the same holdings recur)."""
+        key = (b.rank, b.k0, b.kn, b.t0, b.tn, b.xn, b.dn)
+        idx = self._block_cache.get(key)
+        if idx is None:
+            if len(self._block_cache) >= 20_000:
+                self._block_cache.clear()
+            idx = self._block_cache[key] = self._compute_block_indices(b)
+            idx.flags.writeable = False
+        return idx
+
+    def _compute_block_indices(self, b: _Block) -> np.ndarray[Any, np.dtype[np.int64]]:
         k = np.arange(b.k0, b.k0 + b.kn)
         t = np.arange(b.t0, b.t0 + b.tn)
         x = np.arange(b.xn)
@@ -199,9 +226,15 @@ class Catalogue:
     def mask(self, legal: LegalActions) -> np.ndarray[Any, np.dtype[np.int8]]:
         """The action mask (int8, 1 for a legal action) of ``legal``, built block by block."""
         mask = np.zeros(self.size, dtype=np.int8)
+        self.fill(mask, legal, 1)
+        return mask
+
+    def fill(self, mask: np.ndarray[Any, np.dtype[np.int8]], legal: LegalActions, value: int) -> None:
+        """Set the entries of ``legal``'s actions in ``mask`` to ``value`` (1 to mark them, 0 to clear a
+        mask for reuse), block by block."""
         explicit = legal.explicit
         if explicit:
-            mask[self._explicit_indices(explicit)] = 1
+            mask[self._explicit_indices(explicit)] = value
         blocks = legal.blocks
         if blocks:
             start = self.play_start
@@ -209,12 +242,11 @@ class Catalogue:
             extra = mask[start + self.natural_size : start + self.play_size].reshape(self.extra_shape)
             for b in blocks:
                 if b.rank == NO_RANK:
-                    extra[b.t0 : b.t0 + b.tn, : b.xn, : b.dn] = 1
+                    extra[b.t0 : b.t0 + b.tn, : b.xn, : b.dn] = value
                     if b.skip:
-                        extra[0, 0, 0] = 0
+                        extra[0, 0, 0] = 0  # the empty play, never legal
                 else:
-                    naturals[b.rank - THREE, b.k0 - 1 : b.k0 - 1 + b.kn, b.t0 : b.t0 + b.tn, : b.xn, : b.dn] = 1
-        return mask
+                    naturals[b.rank - THREE, b.k0 - 1 : b.k0 - 1 + b.kn, b.t0 : b.t0 + b.tn, : b.xn, : b.dn] = value
 
     def describe_deck(self) -> str:
         return f"at most {self.max_natural} of a natural rank, {self.twos} 2s, {self.small} X and {self.big} D"

@@ -3,8 +3,9 @@
 Numpy only — the PettingZoo and Gymnasium classes (:mod:`gouji.env.aec`, :mod:`gouji.env.single`) wrap an
 :class:`Episode` in their APIs.
 
-- **Observations** are built from ``Deal.view(seat)`` alone (:func:`gouji.env.features.encode_state`),
-  never from the deal's hidden state; the action mask comes from the seat's legal actions (which depend
+- **Observations** are ``encode_state(Deal.view(seat))`` (:func:`gouji.env.features.encode_state`), kept
+  up to date step by step from what that view holds (:mod:`gouji.env.tracker`), never from the deal's
+  hidden state; the action mask comes from the seat's legal actions (which depend
   on its own hand and public facts only) through the :mod:`~gouji.env.catalogue`, and is all zeros for a
   seat that is not to act.
 - **Rewards** come at the end of each deal: every seat gets its team's points for the deal (place points
@@ -18,21 +19,29 @@ Numpy only — the PettingZoo and Gymnasium classes (:mod:`gouji.env.aec`, :mod:
 from __future__ import annotations
 
 import random
+import sys
 from typing import Any, Literal
 
 import numpy as np
 
+from ..actions import LegalActions
 from ..deal import SEATS, Deal, IllegalAction, team
 from ..match import Match
 from ..rules import RuleSet, resolve
 from ..scoring import place_scores, team_points
-from . import features
 from .catalogue import Catalogue, catalogue
+from .tracker import StateTracker
 
 EpisodeKind = Literal["deal", "set"]
 EPISODES: tuple[str, ...] = ("deal", "set")
 
 Observation = dict[str, np.ndarray[Any, Any]]
+
+_REFCOUNT = getattr(sys, "getrefcount", None)  # CPython: masks are recycled only where it can tell
+_POOL = 4
+
+NO_INDICES: np.ndarray[Any, np.dtype[np.int64]] = np.zeros(0, dtype=np.int64)
+NO_INDICES.flags.writeable = False
 
 
 def deal_rewards(deal: Deal) -> list[float]:
@@ -73,6 +82,11 @@ class Episode:
         self.deals_done = 0
         self._log_deal: Deal | None = None
         self._logs: list[list[dict[str, Any]]] = []
+        self._tracker = StateTracker()
+        self._legal_of: LegalActions | None = None
+        self._legal_idx = NO_INDICES
+        self._mask_pool: list[list[Any]] = []  # [mask, the legal actions set in it, or their indices]
+        self._pool_next = 0
 
     def start(self, seed: int | str, deal: Deal | None = None) -> None:
         """Start a new episode from ``seed`` (or, for a one-deal episode, from the given ``deal``).
@@ -118,14 +132,63 @@ class Episode:
         return v
 
     def observe(self, seat: int) -> Observation:
-        """Seat ``seat``'s observation: its encoded view and its action mask (zeros when not to act)."""
+        """Seat ``seat``'s observation: its encoded view and its action mask (zeros when not to act).
+
+        The vector is ``encode_state(Deal.view(seat))``, kept up to date step by step
+        (:class:`~gouji.env.tracker.StateTracker`); both arrays are new ones that later steps leave alone."""
         deal = self.deal
-        obs = features.encode_state(self.view(seat))
-        if deal.to_act == seat:
-            mask = self.catalogue.mask(deal.legal_actions())
-        else:
-            mask = np.zeros(self.catalogue.size, dtype=np.int8)
-        return {"observation": obs, "action_mask": mask}
+        obs = self._tracker.observe(deal, seat)
+        return {"observation": obs, "action_mask": self._mask(deal.to_act == seat)}
+
+    def _mask(self, to_act: bool) -> np.ndarray[Any, np.dtype[np.int8]]:
+        """An action mask: the legal actions of the seat to act, or all zeros.
+
+        Zeroing a new 167,957-entry array and touching its pages costs more than the rest of the mask, so
+        masks are recycled — but only one that nothing outside this pool refers to any more (its reference
+        count says so: no observation dict, variable, view or tensor of the caller still holds it), so a mask
+        once returned never changes while anyone can see it.  A recycled mask is cleared where it was set."""
+        pool = self._mask_pool
+        entry = None
+        if _REFCOUNT is not None:
+            for e in pool:
+                if _REFCOUNT(e[0]) == 2:  # the pool's reference and the call's own: nobody else holds it
+                    entry = e
+                    break
+        if entry is None:  # all held: a new one, in place of the oldest (which its holder keeps as it is)
+            entry = [np.zeros(self.catalogue.size, dtype=np.int8), None, None]
+            if len(pool) < _POOL:
+                pool.append(entry)
+            else:
+                pool[self._pool_next] = entry
+                self._pool_next = (self._pool_next + 1) % _POOL
+        mask: np.ndarray[Any, np.dtype[np.int8]] = entry[0]
+        legal, idx = entry[1], entry[2]
+        if legal is not None:  # clear what it held
+            if idx is None:
+                self.catalogue.fill(mask, legal, 0)
+            else:
+                mask[idx] = 0
+        entry[1] = entry[2] = None
+        if to_act:
+            legal = self.deal.legal_actions()
+            if legal.blocks:  # leads: a block is one slice assignment, quicker than its thousands of indices
+                self.catalogue.fill(mask, legal, 1)
+            else:
+                idx = self.legal_indices()
+                mask[idx] = 1
+                entry[2] = idx
+            entry[1] = legal
+        return mask
+
+    def legal_indices(self) -> np.ndarray[Any, np.dtype[np.int64]]:
+        """The catalogue indices of the legal actions of the seat to act, in the order of
+        ``Deal.legal_actions()`` (empty once the episode is over); a read-only array."""
+        legal = self.deal.legal_actions()  # the same object until the deal changes
+        if legal is not self._legal_of:
+            idx = self.catalogue.indices(legal)
+            idx.flags.writeable = False
+            self._legal_of, self._legal_idx = legal, idx
+        return self._legal_idx
 
     def step(self, index: int | np.integer[Any]) -> list[float] | None:
         """Take the action at catalogue ``index`` for the seat to act; returns the rewards by seat when a

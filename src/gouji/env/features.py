@@ -267,6 +267,12 @@ def encode_state(view: Mapping[str, Any]) -> F32:
                 out[at + 13] = float(burn)
             n += 1
 
+    _rules_into(out, opts)
+    return out
+
+
+def _rules_into(out: F32, opts: Mapping[str, Any]) -> None:
+    """Write the ``rules`` field of the state vector from a view's ``rule_options``."""
     o = _OFFSETS["rules"]
     show = opts.get("show_counts")
     out[o] = float(bool(opts.get("bie_san")))
@@ -279,7 +285,6 @@ def encode_state(view: Mapping[str, Any]) -> F32:
     out[o + 7] = float(show == "at_or_below_10")
     out[o + 8] = float(opts.get("scoring") == "tournament")
     out[o + 9] = float(int(opts.get("decks", 4)) >= 6)
-    return out
 
 
 def plays_needed(hand: Sequence[int]) -> int:

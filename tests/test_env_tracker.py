@@ -1,0 +1,151 @@
+"""The step-by-step observation encoder (gouji.env.tracker) gives exactly encode_state(Deal.view(seat)),
+and the environment's fast paths (legal indices in infos, fresh arrays, the order-checking wrapper) keep
+PettingZoo's contract."""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pytest
+
+import gouji
+from gouji.deal import PLAY
+from gouji.env.catalogue import catalogue
+from gouji.env.features import encode_state
+from gouji.env.tracker import StateTracker
+from gouji.match import Match
+
+from .helpers import choose_action
+
+PRESETS = list(gouji.PRESETS)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_tracker_equals_encode_state_of_the_view_at_every_step(preset: str) -> None:
+    """Sets of two deals (tribute carried, setup decisions, revolutions, burn offers): at every step every
+    seat's tracked vector is np.array_equal to encode_state(deal.view(seat)).  Some steps observe only
+    some seats, so the tracker also catches up over several steps at once."""
+    phases: set[str] = set()
+    burn_offers = revealed = steps = 0
+    for seed in (0, 1, 4):
+        rng = random.Random(seed)
+        match = Match(preset, seed=seed, set_length=2)
+        tracker = StateTracker()
+        while True:
+            deal = match.current
+            for s in range(6):
+                if s == deal.to_act or rng.random() < 0.5 or match.is_over:
+                    got = tracker.observe(deal, s)
+                    assert np.array_equal(got, encode_state(deal.view(s))), (preset, seed, len(deal.events), s)
+            if match.is_over:
+                break
+            phases.add(deal.phase)
+            burn_offers += bool(deal.round.burn_offers)
+            revealed += bool(deal.revealed)
+            match.act(choose_action(deal, rng, eager_revolt=seed != 1), seat=deal.to_act)
+            steps += 1
+    rules = gouji.RuleSet.preset(preset)
+    assert steps > 300
+    if rules.tribute or rules.revolution:
+        assert phases - {PLAY}, "the setup decisions were encoded too"
+    if preset in ("qingdao", "zhangqiu"):  # a revolution needs a hand without 2s and jokers: seeds deal one
+        assert revealed, "a revolutionary's open hand was seen"
+    if not rules.burn_needs_kaidian:
+        assert burn_offers, "burn offers were encoded too"
+
+
+def test_a_tracked_vector_is_never_changed_by_later_steps() -> None:
+    deal = gouji.Deal.new("qingdao", seed=4)
+    tracker = StateTracker()
+    rng = random.Random(4)
+    kept: list[tuple[np.ndarray, np.ndarray]] = []
+    while deal.to_act is not None:
+        v = tracker.observe(deal, deal.to_act)
+        kept.append((v, v.copy()))
+        deal.act(choose_action(deal, rng))
+    assert all(np.array_equal(v, copy) for v, copy in kept)
+
+
+pytest.importorskip("pettingzoo", reason="PettingZoo is not installed: the rl extra (.[test,rl])")
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper  # noqa: E402
+
+from gouji.env import env, raw_env  # noqa: E402
+
+
+@pytest.mark.parametrize("preset", ["qingdao", "shandong"])
+def test_infos_give_the_legal_indices_and_observations_stay_as_returned(preset: str) -> None:
+    e = env(preset, seed=3, episode="set", set_length=2)
+    e.reset()
+    cat = catalogue(preset)
+    rng = random.Random(3)
+    kept = []
+    for agent in e.agent_iter():
+        obs, _, term, trunc, info = e.last()
+        kept.append((obs, {k: v.copy() for k, v in obs.items()}))
+        if term or trunc:
+            e.step(None)
+            continue
+        game = e.unwrapped.game
+        legal = info["legal_actions"]
+        assert not legal.flags.writeable
+        assert np.array_equal(legal, cat.indices(game.deal.legal_actions()))
+        assert np.array_equal(np.sort(legal), np.flatnonzero(obs["action_mask"]))
+        seat = int(agent[5:])
+        assert np.array_equal(obs["observation"], encode_state(game.deal.view(seat)))
+        for other in e.agents:
+            if other != agent:
+                assert len(e.infos[other]["legal_actions"]) == 0
+        e.step(int(legal[rng.randrange(len(legal))]))
+    for obs, copy in kept:  # nothing returned earlier was changed by later steps
+        assert all(np.array_equal(obs[k], copy[k]) for k in copy)
+
+
+def test_the_order_checks_still_hold() -> None:
+    e = env("qingdao", seed=1)
+    assert isinstance(e, OrderEnforcingWrapper) and str(e) == "gouji_v0"
+    for read in (lambda: e.last(), lambda: e.agent_selection, lambda: e.agents, lambda: e.infos):
+        with pytest.raises(AttributeError, match="before reset"):
+            read()
+    e.reset()
+    raw = raw_env("qingdao", seed=1)
+    raw.reset()
+    assert e.agent_selection == raw.agent_selection and e.agents == raw.agents
+    obs, reward, term, trunc, info = e.last()
+    expected = raw.last()
+    assert np.array_equal(obs["observation"], expected[0]["observation"])
+    assert (reward, term, trunc) == expected[1:4]
+    assert np.array_equal(info["legal_actions"], expected[4]["legal_actions"])
+    assert e.last(observe=False)[0] is None
+
+
+def test_recycled_masks_are_right_and_never_change_under_a_holder() -> None:
+    """Masks nobody holds any more are reused: each mask returned is still exactly the legal set, and a
+    mask still held (by its observation, a view or a variable) keeps its entries however long it is kept."""
+    e = raw_env("qingdao", seed=6)
+    e.reset()
+    cat = catalogue("qingdao")
+    rng = random.Random(6)
+    held: list[tuple[object, np.ndarray]] = []
+    step = reused = 0
+    while e.game.to_act is not None:
+        deal = e.game.deal
+        for s in range(6):
+            pool = list(e.game._mask_pool)  # alive while listed here: their ids stay theirs
+            mask = e.observe(f"seat_{s}")["action_mask"]
+            reused += any(mask is p[0] for p in pool)
+            del pool
+            expected = cat.mask(deal.legal_actions()) if s == deal.to_act else np.zeros(cat.size, np.int8)
+            assert np.array_equal(mask, expected)
+            if (step + s) % 7 == 0:  # keep some, in different ways
+                keeper = mask.view(bool) if s % 2 else {"action_mask": mask}
+                held.append((keeper, mask.copy()))
+            del mask
+        legal = e.infos[e.agent_selection]["legal_actions"]
+        e.step(int(legal[rng.randrange(len(legal))]))
+        step += 1
+    for keeper, copy in held:
+        kept = keeper["action_mask"] if isinstance(keeper, dict) else keeper
+        assert np.array_equal(np.asarray(kept, dtype=np.int8), copy)
+    assert len(e.game._mask_pool) <= 4 and held
+    assert reused > 6 * step / 2, "most masks were recycled ones"
