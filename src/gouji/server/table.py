@@ -44,6 +44,9 @@ log = logging.getLogger("gouji.server")
 CHOICES_CAP = 64
 """Legal actions are listed in full up to this many; past it a frame carries the count and a sample."""
 SAMPLE_SIZE = 16
+FOLD_LIMIT = 16
+"""Windows whose answers are all given and whose masking time is nil resolve as soon as they open, in the
+frame of the change before them — up to this many in a row (the rest through the window's task)."""
 AUTO_BOT = "heuristic"
 """The bot that plays for a seat on auto-play (托管), if registered; else ``random`` (``gouji serve
 --auto-bot learned`` sets it)."""
@@ -159,6 +162,8 @@ class Room:
         self.window: Window | None = None
         """The decision window open now (:mod:`gouji.server.window`), or None."""
         self._resolving = False
+        self._folding = 0
+        """How many windows resolved at once are being fed now, one inside the other (at most FOLD_LIMIT)."""
         self.timings: list[tuple[str, float, bool, bool]] = []
         """(window kind, seconds from opening to resolution, whether a person was prompted, whether any seat
         had a choice) of the last windows (at most 10,000): what the time of a deal went on."""
@@ -653,8 +658,21 @@ class Room:
             w.deadline = time.time() + self.config.turn_seconds
             self.deadline = w.deadline
         self.window = w
+        if w.complete and now >= w.until and self._folding < FOLD_LIMIT:
+            # every answer is given for its seat and there is no masking time left: the window resolves now,
+            # as a person's last answer resolves one (_answer), and its change goes out in the same frame as
+            # the change that opened it — no task, no separate commit for the clients to wait on
+            self._folding += 1
+            try:
+                self._feed(w)
+                self._reschedule()
+            finally:
+                self._folding -= 1
+            return
         self._timer_key = ("window", key)
-        self._timer = loop.create_task(self._run_window(w))
+        if w.thinking or w.deadline is not None or w.until > now:
+            self._timer = loop.create_task(self._run_window(w))
+        # else the window waits for its people's answers alone, with nothing to time: the last one resolves it
 
     def _answer(self, w: Window, seat: int, action: str, by: str) -> None:
         """A person's answer to the open window; resolves it when it was the last one and the masking time
@@ -699,9 +717,17 @@ class Room:
             self._resolve(w)
 
     def _resolve(self, w: Window) -> None:
-        """Feed the window's answers to the engine in its order, then open the next window."""
+        """Feed the window's answers to the engine in its order, then open the next window and send the
+        frame of the changes."""
         if self.window is not w or self.status != "playing":
             return
+        self._feed(w)
+        self._reschedule()
+        self.broadcast()
+        self._maybe_resume()
+
+    def _feed(self, w: Window) -> None:
+        """Close the window and feed its answers to the engine in its order (one change each; no frame)."""
         self.window = None
         if self._timer is not None and self._timer is not asyncio.current_task():
             self._timer.cancel()
@@ -725,9 +751,6 @@ class Room:
                     self.commit("act", s, {"action": str(deal.legal_actions()[0]), "by": by})
         finally:
             self._resolving = False
-        self._reschedule()
-        self.broadcast()
-        self._maybe_resume()
 
     def cancel_timer(self) -> None:
         if self._timer is not None and self._timer is not asyncio.current_task():
@@ -770,7 +793,7 @@ class Room:
         meanwhile.  The window's task awaits it; a window closed meanwhile drops the answer."""
         bot, view, legal = self._bot_call(seat)
         try:
-            action = await asyncio.get_running_loop().run_in_executor(_bot_pool(), bot.decide, view, legal, self._rng)
+            action = await asyncio.get_running_loop().run_in_executor(bot_pool(), bot.decide, view, legal, self._rng)
             return str(action)
         except Exception:
             log.exception("bot %s failed at table %s; playing the first legal action", bot.name, self.code)
@@ -795,7 +818,7 @@ class Room:
 _BOT_POOL: concurrent.futures.ThreadPoolExecutor | None = None
 
 
-def _bot_pool() -> concurrent.futures.ThreadPoolExecutor:
+def bot_pool() -> concurrent.futures.ThreadPoolExecutor:
     """The thread the bots think on (one: the bots of every table take turns on it)."""
     global _BOT_POOL
     if _BOT_POOL is None:
