@@ -12,8 +12,9 @@
   holds, when that seat is to act: ``{"state", "seat", "action", "reason", "code", "params"}`` (``reason``
   in English; ``code`` and ``params`` the same reason for the page to word in its language, see
   :mod:`gouji.reasons`); 403 for a token that holds no seat, 409 when it is not that seat's turn (or no
-  longer is once the hint is worked out).  The hint is thought out on the bots' thread, not on the event
-  loop: one seat has at most one hint in the works (429 past it), the server :data:`HINTS_AT_ONCE` (503).
+  longer is once the hint is worked out).  The hint is thought out off the event
+  loop (on a thread of its own): one seat has at most one hint in the works (429 past it), the server
+  :data:`HINTS_AT_ONCE` (503 past it).
 
 The server includes them with ``*replay_routes()`` in its route list, ahead of the static files at ``/``.
 """
@@ -21,6 +22,7 @@ The server includes them with ``*replay_routes()`` in its route list, ahead of t
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import gzip
 import json
 from pathlib import Path
@@ -37,15 +39,27 @@ from ..match import RecordError, Tournament, load_record
 from ..scoring import TOURNAMENT_POINTS
 from .limits import MAX_RECORD_ID, read_capped
 from .storage import RecordRow, Store, TableRow
-from .table import Room, bot_pool
+from .table import Room
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 """The browser table (plain HTML, CSS and JavaScript modules), served at ``/``."""
 
 MAX_HINT_BODY = 1024
 HINTS_AT_ONCE = 4
-"""Hints being worked out at once, server-wide (each on the bots' thread, one seat at most one): a request
-past it is refused (503) rather than queued, so hints never pile up ahead of the bots' moves."""
+"""Hints being worked out (or waiting for the hints' thread) at once, server-wide, one seat at most one: a
+request past it is refused (503) rather than queued, so a flood of hint requests holds nothing up."""
+
+_HINT_POOL: concurrent.futures.ThreadPoolExecutor | None = None
+
+
+def _hint_pool() -> concurrent.futures.ThreadPoolExecutor:
+    """The thread hints are worked out on (one, apart from the bots': hints never delay a bot's move)."""
+    global _HINT_POOL
+    if _HINT_POOL is None:
+        _HINT_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="gouji-hints")
+    return _HINT_POOL
+
+
 GZIP_OVER = 4096
 """Answers larger than this many bytes are sent gzipped to clients that accept it."""
 
@@ -220,13 +234,13 @@ async def _hint_endpoint(request: Request) -> Response:
         if len(busy) >= HINTS_AT_ONCE:
             raise _Refusal(503, "the server is busy working out hints: try again in a moment")
         # the seat's view and legal actions are made here, where the table lives; the heuristic bot thinks the
-        # hint out on the bots' thread, so the event loop goes on serving every table meanwhile
+        # hint out on the hints' thread, so the event loop goes on serving every table (and the bots on theirs)
         deal = room.match.current
         view, legal = deal.view(seat), deal.legal_actions_of(seat)
         state, decision = room.state, room.decision
         busy.add(key)
         try:
-            h = await asyncio.get_running_loop().run_in_executor(bot_pool(), hint_from, view, legal)
+            h = await asyncio.get_running_loop().run_in_executor(_hint_pool(), hint_from, view, legal)
         finally:
             busy.discard(key)
         if room.decision != decision or not _asked(room, seat):
