@@ -27,6 +27,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
+from .. import cards as C
 from ..actions import PASS, YIELD, InvalidAction, parse_action
 from ..bots import BOTS, Bot, make_bot
 from ..deal import SEATS, Deal, IllegalAction
@@ -105,11 +108,6 @@ _Delivery = tuple[Connection, str | None]
 """A frame to write to a connection (None: end the connection after what came before)."""
 
 
-_Shared = tuple[dict[str, Any], dict[str, Any], dict[str, Any], list[dict[str, Any]] | None]
-""":meth:`Room._shared_parts`: the table, the public view, the public turn and the new events if the same
-for every seat."""
-
-
 class Room:
     """A table: a set being played, its seats and connections, its turn timer.
 
@@ -163,6 +161,8 @@ class Room:
         """The decision window open now (:mod:`gouji.server.window`), or None."""
         self._resolving = False
         self._folding = 0
+        self._hands: dict[int, tuple[tuple[int, ...], str]] = {}
+        """seat → (its hand's counts, the hand as JSON text): :meth:`own_hand`."""
         """How many windows resolved at once are being fed now, one inside the other (at most FOLD_LIMIT)."""
         self.timings: list[tuple[str, float, bool, bool]] = []
         """(window kind, seconds from opening to resolution, whether a person was prompted, whether any seat
@@ -407,18 +407,18 @@ class Room:
     def broadcast(self) -> None:
         """Send every connection the view of its own seat (spectators the public view).
 
-        The parts of a frame that do not depend on the seat (the table, the public view, the turn) are
-        built once and shared by the frames of every seat."""
+        Each seat's frame text is made once per change (:class:`_Frames`: the parts every seat shares are
+        encoded once) and written to every connection of that seat."""
         new = self._new_events()
         if not self.conns:
             return
-        shared = self._shared_parts(new)
+        frames = _Frames(self, new)
         texts: dict[int | None, str] = {}
         out: list[_Delivery] = []
         for conn in self.conns:
             text = texts.get(conn.seat)
             if text is None:
-                text = texts[conn.seat] = P.dumps(self.state_frame(conn.seat, events=new, shared=shared))
+                text = texts[conn.seat] = frames.text(conn.seat)
             out.append((conn, text))
         if self.stored >= self.state and not self._outbox:
             for conn, frame in out:
@@ -426,47 +426,28 @@ class Room:
         else:
             self._outbox.append((self.state, out))
 
-    def _shared_parts(self, events: list[tuple[int, dict[str, Any]]]) -> _Shared:
-        """What every seat's incremental frame of the current state shares: the table (without its
-        configuration), the public view of the deal (as sent: without ``rule_options``, without ``played``
-        at a table without the card counter), the public part of the turn, and the new events as everyone
-        sees them if no seat sees them otherwise (else None)."""
-        view = self.match.current.view(None, log=False)
-        if not self.config.card_counter:
-            del view["played"]
-        del view["rule_options"]
-        same = all(Deal.event_same_for_all(e) for _, e in events)
-        shared_events = [{**e, "deal": i} for i, e in events] if same else None
-        return self.public(config=False), view, self.turn_info(None, bool(view["burn_offer"])), shared_events
+    def own_hand(self, seat: int) -> tuple[int, str]:
+        """Seat ``seat``'s card count and its hand as JSON text, encoded again only when the hand changed."""
+        counts = self.match.current.hand_counts(seat)
+        cached = self._hands.get(seat)
+        if cached is None or cached[0] != counts:
+            cached = self._hands[seat] = (counts, _json(C.format_counts(counts)))
+        return sum(counts), cached[1]
 
     def state_frame(
         self,
         seat: int | None,
         events: Iterable[tuple[int, dict[str, Any]]] = (),
         full: bool = False,
-        shared: _Shared | None = None,
     ) -> dict[str, Any]:
         """``state``: the seat's view of the current deal, the table, the turn, and the public events since
         the last frame.  ``full`` frames (on hello and sync) carry instead the whole log of the current deal
         in ``view.log``, and the parts that never change: ``view.rule_options`` and ``table.config``.
 
-        ``shared`` (for incremental frames only) is :meth:`_shared_parts` of the current state, to build the
-        frame from rather than anew."""
-        deal = self.match.current
-        if shared is None or full:
-            view = deal.view(seat, log=full)
-            if not self.config.card_counter:
-                del view["played"]  # a table without the card counter (记牌器) does not send it
-            if not full:
-                del view["rule_options"]  # in full frames only: they do not change
-            table = self.public(config=full)
-            turn = self.turn_info(seat, bool(view["burn_offer"]))
-        else:
-            table, public_view, public_turn, _ = shared
-            view = public_view if seat is None else _seat_view(deal, public_view, seat)
-            turn = public_turn
-            if seat is not None and (seat == public_turn["seat"] or seat in public_turn.get("seats", ())):
-                turn = self.turn_info(seat, bool(view["burn_offer"]))
+        (:meth:`broadcast` makes the text of the same incremental frames for every seat at once.)"""
+        view = self.sent_view(seat, full)
+        table = self.public(config=full)
+        turn = self.turn_info(seat, bool(view["burn_offer"]))
         frame: dict[str, Any] = {
             "type": "state",
             "v": P.VERSION,
@@ -478,11 +459,18 @@ class Room:
             "turn": turn,
         }
         if not full:
-            if shared is not None and shared[3] is not None:
-                frame["events"] = shared[3]
-            else:
-                frame["events"] = [{**Deal.public_event(e, seat), "deal": i} for i, e in events]
+            frame["events"] = [{**Deal.public_event(e, seat), "deal": i} for i, e in events]
         return frame
+
+    def sent_view(self, seat: int | None, full: bool) -> dict[str, Any]:
+        """The seat's view as a frame sends it: with the log and the rule options in full frames only,
+        without ``played`` at a table without the card counter (记牌器)."""
+        view = self.match.current.view(seat, log=full)
+        if not self.config.card_counter:
+            del view["played"]
+        if not full:
+            del view["rule_options"]  # in full frames only: they do not change
+        return view
 
     def turn_info(self, seat: int | None, burn_offer: bool) -> dict[str, Any]:
         """Who is to act; for a seat its window asks, what it may do and until when.
@@ -833,17 +821,57 @@ def _write(conn: Connection, text: str | None) -> None:
         conn.push(text)
 
 
-def _seat_view(deal: Deal, public_view: dict[str, Any], seat: int) -> dict[str, Any]:
-    """Seat ``seat``'s view (without the log), made from the public one ``deal.view(None, log=False)``: it
-    differs only in ``seat``, in that seat's own card count and in the seat's ``hand``, added last.  The
-    public view's dicts are shared, not copied: the result is read, never changed."""
-    view = dict(public_view)
-    view["seat"] = seat
-    players = list(view["players"])
-    players[seat] = {**players[seat], "cards": deal.count_visible(seat, seat)}
-    view["players"] = players
-    view["hand"] = deal.hand(seat)
-    return view
+def _json(value: Any) -> str:
+    """Any JSON-serialisable value as compact text (as :func:`protocol.dumps` writes frames)."""
+    return orjson.dumps(value).decode("utf-8")
+
+
+class _Frames:
+    """The texts of one change's incremental ``state`` frames, seat by seat (:meth:`Room.broadcast`).
+
+    A seat's frame differs from the public one only in the view's ``seat``, that seat's own card count and
+    ``hand`` (``shown`` too, where a hand was shown in 无级自开: such a view is made whole), the turn of a seat
+    the open window asks, and the events that are not the same for every seat (a deal's hands, a 还贡's
+    cards).  So the table, the public view (but its players), each player's entry and the public turn and
+    events are encoded once, and each seat's text is put together from them — the same JSON, as
+    :meth:`Room.state_frame` makes it, but for the order of the view's keys."""
+
+    def __init__(self, room: Room, events: list[tuple[int, dict[str, Any]]]) -> None:
+        self.room, self.events = room, events
+        view = room.sent_view(None, full=False)
+        self.players: list[dict[str, Any]] = view.pop("players")
+        del view["seat"]
+        self.burn_offer = bool(view["burn_offer"])
+        self.turn = room.turn_info(None, self.burn_offer)
+        head = {"type": "state", "v": P.VERSION, "state": room.state, "full": False}
+        head |= {"table": room.public(config=False), "deal": len(room.match.deals) - 1}
+        self.head = P.dumps(head)[:-1]
+        self.rest = P.dumps(view)[1:]
+        self.player_texts = [P.dumps(p) for p in self.players]
+        self.turn_text = P.dumps(self.turn)
+        same = all(Deal.event_same_for_all(e) for _, e in events)
+        self.events_text = _json([{**e, "deal": i} for i, e in events]) if same else None
+        self.whole = bool(room.match.current.shown)
+
+    def text(self, seat: int | None) -> str:
+        room = self.room
+        players = self.player_texts
+        if seat is None:
+            view = f'{{"seat":null,"players":[{",".join(players)}],{self.rest}'
+        elif self.whole:
+            view = P.dumps(room.sent_view(seat, full=False))
+        else:
+            n, hand = room.own_hand(seat)
+            players = list(players)
+            players[seat] = P.dumps({**self.players[seat], "cards": n})
+            view = f'{{"seat":{seat},"players":[{",".join(players)}],{self.rest[:-1]},"hand":{hand}}}'
+        turn = self.turn_text
+        if seat is not None and (seat == self.turn["seat"] or seat in self.turn.get("seats", ())):
+            turn = P.dumps(room.turn_info(seat, self.burn_offer))
+        events = self.events_text
+        if events is None:
+            events = _json([{**Deal.public_event(e, seat), "deal": i} for i, e in self.events])
+        return f'{self.head},"view":{view},"turn":{turn},"events":{events}}}'
 
 
 def deal_record(match: Match, index: int) -> dict[str, Any]:
