@@ -161,7 +161,7 @@ class Room:
         """The decision window open now (:mod:`gouji.server.window`), or None."""
         self._resolving = False
         self._folding = 0
-        self._hands: dict[int, tuple[tuple[int, ...], str]] = {}
+        self._hands: dict[int, tuple[list[int], str]] = {}
         """seat → (its hand's counts, the hand as JSON text): :meth:`own_hand`."""
         """How many windows resolved at once are being fed now, one inside the other (at most FOLD_LIMIT)."""
         self.timings: list[tuple[str, float, bool, bool]] = []
@@ -428,10 +428,10 @@ class Room:
 
     def own_hand(self, seat: int) -> tuple[int, str]:
         """Seat ``seat``'s card count and its hand as JSON text, encoded again only when the hand changed."""
-        counts = self.match.current.hand_counts(seat)
+        counts = self.match.current.hands[seat]
         cached = self._hands.get(seat)
         if cached is None or cached[0] != counts:
-            cached = self._hands[seat] = (counts, _json(C.format_counts(counts)))
+            cached = self._hands[seat] = (list(counts), _json(C.format_counts(counts)))
         return sum(counts), cached[1]
 
     def state_frame(
@@ -862,8 +862,9 @@ class _Frames:
             view = P.dumps(room.sent_view(seat, full=False))
         else:
             n, hand = room.own_hand(seat)
-            players = list(players)
-            players[seat] = P.dumps({**self.players[seat], "cards": n})
+            if self.players[seat]["cards"] != n:  # (its own count is public already where counts are shown)
+                players = list(players)
+                players[seat] = P.dumps({**self.players[seat], "cards": n})
             view = f'{{"seat":{seat},"players":[{",".join(players)}],{self.rest[:-1]},"hand":{hand}}}'
         turn = self.turn_text
         if seat is not None and (seat == self.turn["seat"] or seat in self.turn.get("seats", ())):
