@@ -161,10 +161,10 @@ class Room:
         """The decision window open now (:mod:`gouji.server.window`), or None."""
         self._resolving = False
         self._folding = 0
+        """How many windows resolved at once are being fed now, one inside the other (at most FOLD_LIMIT)."""
         self._hands: dict[int, tuple[list[int], str]] = {}
         """seat → (its hand's counts, the hand as JSON text): :meth:`own_hand`."""
-        """How many windows resolved at once are being fed now, one inside the other (at most FOLD_LIMIT)."""
-        self.timings: list[tuple[str, float, bool, bool]] = []
+        self.timings: collections.deque[tuple[str, float, bool, bool]] = collections.deque(maxlen=10_000)
         """(window kind, seconds from opening to resolution, whether a person was prompted, whether any seat
         had a choice) of the last windows (at most 10,000): what the time of a deal went on."""
         self.decision = 0
@@ -724,7 +724,6 @@ class Room:
         self.deadline = None
         elapsed = asyncio.get_running_loop().time() - w.opened
         self.timings.append((w.kind, elapsed, bool(w.prompted), w.choice))
-        del self.timings[:-10_000]
         self._resolving = True
         try:
             for i, s in enumerate(w.seats):
