@@ -163,6 +163,7 @@ class Room:
         self._folding = 0
         """How many windows resolved at once are being fed now, one inside the other (at most FOLD_LIMIT)."""
         self._hands: dict[int, tuple[list[int], str]] = {}
+        self._last_deal_of: tuple[tuple[int, int, bool], dict[str, Any] | None] | None = None
         """seat → (its hand's counts, the hand as JSON text): :meth:`own_hand`."""
         self.timings: collections.deque[tuple[str, float, bool, bool]] = collections.deque(maxlen=10_000)
         """(window kind, seconds from opening to resolution, whether a person was prompted, whether any seat
@@ -203,7 +204,14 @@ class Room:
 
     def _last_deal(self) -> dict[str, Any] | None:
         """The newest finished deal's places and why (public facts): who went out in which order, who was
-        smothered (闷) by whom, whose burn failed (诈烧), who revolted (革命) — for the summary after a reload."""
+        smothered (闷) by whom, whose burn failed (诈烧), who revolted (革命) — for the summary after a reload.
+        (Made again only when a deal ended or began: it is part of every frame.)"""
+        key = (len(self.match.deals), len(self.match.points), self.match.current.is_over)
+        if self._last_deal_of is None or self._last_deal_of[0] != key:
+            self._last_deal_of = (key, self._make_last_deal())
+        return self._last_deal_of[1]
+
+    def _make_last_deal(self) -> dict[str, Any] | None:
         done = [d for d in self.match.deals if d.is_over]
         if not done:
             return None
