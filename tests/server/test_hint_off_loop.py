@@ -5,7 +5,6 @@ bounded (one in the works per seat, a few at once server-wide)."""
 from __future__ import annotations
 
 import json
-import socket
 import subprocess
 import sys
 import threading
@@ -18,6 +17,9 @@ from typing import Any
 import httpx
 import pytest
 from websockets.sync.client import ClientConnection, connect
+
+from ..helpers import free_port
+from .conftest import wait_serving
 
 SLOW = 1.5
 """Seconds of CPU each hint takes in the server of this test."""
@@ -43,16 +45,9 @@ main(sys.argv[1:])
 BOTS5 = [None, "random", "random", "random", "random", "random"]
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @pytest.fixture
 def base(tmp_path: Path) -> Iterator[str]:
-    port = _free_port()
+    port = free_port()
     log = tmp_path / "server.log"
     cmd = [
         sys.executable,
@@ -78,16 +73,7 @@ def base(tmp_path: Path) -> Iterator[str]:
         proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
     url = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, log.read_text()[-3000:]
-            try:
-                if httpx.get(f"{url}/api/tables/NONE", timeout=1).status_code == 404:
-                    break
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
+        wait_serving(proc, url, log)
         yield url
     finally:
         proc.terminate()

@@ -22,7 +22,6 @@ The server includes them with ``*replay_routes()`` in its route list, ahead of t
 from __future__ import annotations
 
 import asyncio
-import concurrent.futures
 import gzip
 import json
 from pathlib import Path
@@ -39,7 +38,7 @@ from ..match import RecordError, Tournament, load_record
 from ..scoring import TOURNAMENT_POINTS
 from .limits import MAX_RECORD_ID, read_capped
 from .storage import RecordRow, Store, TableRow
-from .table import Room
+from .table import Room, one_thread
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 """The browser table (plain HTML, CSS and JavaScript modules), served at ``/``."""
@@ -48,17 +47,6 @@ MAX_HINT_BODY = 1024
 HINTS_AT_ONCE = 4
 """Hints being worked out (or waiting for the hints' thread) at once, server-wide, one seat at most one: a
 request past it is refused (503) rather than queued, so a flood of hint requests holds nothing up."""
-
-_HINT_POOL: concurrent.futures.ThreadPoolExecutor | None = None
-
-
-def _hint_pool() -> concurrent.futures.ThreadPoolExecutor:
-    """The thread hints are worked out on (one, apart from the bots': hints never delay a bot's move)."""
-    global _HINT_POOL
-    if _HINT_POOL is None:
-        _HINT_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="gouji-hints")
-    return _HINT_POOL
-
 
 GZIP_OVER = 4096
 """Answers larger than this many bytes are sent gzipped to clients that accept it."""
@@ -234,13 +222,13 @@ async def _hint_endpoint(request: Request) -> Response:
         if len(busy) >= HINTS_AT_ONCE:
             raise _Refusal(503, "the server is busy working out hints: try again in a moment")
         # the seat's view and legal actions are made here, where the table lives; the heuristic bot thinks the
-        # hint out on the hints' thread, so the event loop goes on serving every table (and the bots on theirs)
+        # hint out on a thread of its own (not the bots'), so the event loop goes on serving every table
         deal = room.match.current
         view, legal = deal.view(seat), deal.legal_actions_of(seat)
         state, decision = room.state, room.decision
         busy.add(key)
         try:
-            h = await asyncio.get_running_loop().run_in_executor(_hint_pool(), hint_from, view, legal)
+            h = await asyncio.get_running_loop().run_in_executor(one_thread("gouji-hints"), hint_from, view, legal)
         finally:
             busy.discard(key)
         if room.decision != decision or not _asked(room, seat):

@@ -810,15 +810,20 @@ class Room:
         self.conns.clear()
 
 
-_BOT_POOL: concurrent.futures.ThreadPoolExecutor | None = None
+_THREADS: dict[str, concurrent.futures.ThreadPoolExecutor] = {}
+
+
+def one_thread(name: str) -> concurrent.futures.ThreadPoolExecutor:
+    """The server's one worker thread called ``name``, started when first asked for."""
+    pool = _THREADS.get(name)
+    if pool is None:
+        pool = _THREADS[name] = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+    return pool
 
 
 def bot_pool() -> concurrent.futures.ThreadPoolExecutor:
     """The thread the bots think on (one: the bots of every table take turns on it)."""
-    global _BOT_POOL
-    if _BOT_POOL is None:
-        _BOT_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="gouji-bots")
-    return _BOT_POOL
+    return one_thread("gouji-bots")
 
 
 def _write(conn: Connection, text: str | None) -> None:
