@@ -508,6 +508,7 @@ class Room:
                 turn["forced"] = w.answers[seat][0]
             return turn
         turn["seat"] = seat
+        turn["auto"] = self.seats[seat].bot is not None or self.seats[seat].auto  # of this seat, as `seat` is
         turn["deadline"] = None if w is None or w.deadline is None else int(w.deadline * 1000)
         deal = self.match.current
         legal = deal.legal_actions_of(seat)
