@@ -15,7 +15,9 @@ The same view always gives the same hint.
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from .actions import Action
 from .bots.heuristic import HeuristicBot
@@ -53,5 +55,12 @@ def hint(deal: Deal, seat: int) -> Hint:
         raise ValueError("the deal is over: nobody is to act")
     if seat != to_act and seat not in deal.window():
         raise ValueError(f"seat {seat} is not to act: it is seat {to_act}'s turn")
-    action, why = HeuristicBot().explain(deal.view(seat), deal.legal_actions_of(seat))
+    return hint_from(deal.view(seat), deal.legal_actions_of(seat))
+
+
+def hint_from(view: Mapping[str, Any], legal: Sequence[Action]) -> Hint:
+    """The hint for the seat whose view (with its log) and legal actions these are: what :func:`hint` works
+    out once it has them.  It reads nothing else, so a caller can make them where the deal lives and think
+    the hint out on another thread (the server does, off its event loop)."""
+    action, why = HeuristicBot().explain(view, legal)
     return Hint(action, str(action), why.text, why)

@@ -5,13 +5,16 @@ from __future__ import annotations
 
 import json
 import os
+import subprocess
 import time
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
+from pathlib import Path
 from typing import Any
 
 import anyio
+import httpx
 import pytest
 import sqlalchemy as sa
 from starlette.testclient import TestClient, WebSocketTestSession
@@ -173,6 +176,21 @@ def make_server(db_url: str) -> Iterator[Callable[..., Any]]:
             yield Server(client)
 
     yield make
+
+
+def wait_serving(proc: subprocess.Popen[bytes], base_url: str, log: Path, timeout: float = 60.0) -> None:
+    """Wait until the server process ``proc`` answers HTTP at ``base_url`` (its log in the failure if it
+    exits first)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        assert proc.poll() is None, log.read_text()[-3000:]
+        try:
+            if httpx.get(f"{base_url}/api/tables/NONE", timeout=1).status_code == 404:
+                return
+        except httpx.HTTPError:
+            pass
+        assert time.monotonic() < deadline, "the server did not start"
+        time.sleep(0.05)
 
 
 def choose(turn: dict[str, Any], prefer_play: bool = True) -> str:

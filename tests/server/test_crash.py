@@ -33,7 +33,7 @@ from gouji.server.config import TableConfig
 from gouji.server.table import Room
 
 from ..helpers import free_port
-from .conftest import choose
+from .conftest import choose, wait_serving
 
 TABLES = 3
 KILLS = 3
@@ -70,16 +70,7 @@ class ServerProcess:
         ]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 60
-        while True:
-            assert self.proc.poll() is None, self.log.read_text()[-3000:]
-            try:
-                if httpx.get(f"http://127.0.0.1:{self.port}/api/tables/NONE", timeout=1).status_code == 404:
-                    return
-            except httpx.HTTPError:
-                pass
-            assert time.monotonic() < deadline, "the server did not start"
-            time.sleep(0.05)
+        wait_serving(self.proc, f"http://127.0.0.1:{self.port}", self.log)
 
     def kill(self) -> None:
         assert self.proc is not None

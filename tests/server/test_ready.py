@@ -53,6 +53,14 @@ def _play_goes_on(p: Player, seat: int, resumed: dict[str, Any]) -> None:
     p.until(lambda fr: fr["type"] == "state" and fr["state"] > resumed["state"])
 
 
+def _resumed(srv: Any, code: str, done: dict[str, Any], at: int, by: str) -> None:
+    """The first frame after the pause (``done``) carries the change ``at``, stored as the pause's end; it
+    may carry more (a window whose answers are all given resolves in the same frame)."""
+    assert done["state"] >= at and done["table"]["ready"] is None
+    (event,) = [e for e in srv.lobby().writer.store.stored_table(code).events if e["state"] == at]
+    assert event["kind"] == "resume" and event["data"] == {"by": by}
+
+
 def _no_state_frames(*players: Player) -> None:
     for p in players:
         assert not [f for f in p.pending() if f["type"] == "state"]
@@ -120,7 +128,7 @@ def test_the_next_deal_waits_until_every_person_is_ready(make_server: Any) -> No
             # bob is ready: the pause ends (a change of its own) and the next deal is played
             bob.send({"type": "ready", "token": b["token"]})
             done = ann.until(lambda fr: fr["type"] == "state" and fr["table"]["ready"] is None)
-            assert done["state"] == state + 3
+            _resumed(srv, code, done, state + 3, "ready")
             ready_frame = next(fr for fr in ann.frames if fr["type"] == "state" and fr["state"] == state + 2)
             assert all(ready_frame["table"]["ready"]["seats"])
             drive({0: ann, 3: bob}, lambda: room.status == "over")
@@ -153,7 +161,7 @@ def test_one_person_with_five_bots_ends_the_pause_alone(make_server: Any) -> Non
             assert room.state == state
             ann.send({"type": "ready", "token": token})
             done = ann.until(lambda fr: fr["type"] == "state" and fr["table"]["ready"] is None)
-            assert done["state"] == state + 2
+            _resumed(srv, code, done, state + 2, "ready")
             _play_goes_on(ann, 0, done)
 
 
@@ -169,7 +177,8 @@ def test_the_ready_timeout_ends_the_pause(make_server: Any) -> None:
             assert deadline is not None and -1 < deadline / 1000 - time.time() <= 0.35
             assert f["turn"]["deadline"] is None
             done = ann.until(lambda fr: fr["type"] == "state" and fr["table"]["ready"] is None, timeout=5)
-            assert done["state"] == f["state"] + 1 and room.ready is None
+            _resumed(srv, code, done, f["state"] + 1, "timeout")
+            assert room.ready is None
             assert not done["table"]["seats"][0]["auto"]  # the timeout does not put the seat on 托管
             _play_goes_on(ann, 0, done)
 
@@ -223,4 +232,4 @@ def test_a_restart_mid_pause_restores_the_pause(make_server: Any) -> None:
             assert room2.state == state + 1  # the bots wait after a restart too
             bob.send({"type": "ready", "token": b["token"]})
             done = bob.until(lambda fr: fr["type"] == "state" and fr["table"]["ready"] is None)
-            assert done["state"] == state + 3
+            _resumed(srv2, code, done, state + 3, "ready")

@@ -61,18 +61,23 @@ def _latest(conn: Connection) -> dict[str, Any] | None:
     return frame
 
 
-async def _six_people(preset: str, seed: int) -> tuple[Room, list[dict[str, Any]], int]:
-    """A one-deal set with a person (a test client choosing by the hint) at every seat; returns the room,
-    every prompt a person got, and how many decisions the deal took."""
-    room = _room(preset, seed, (None,) * 6)
-    conns: list[Connection] = []
-    for s in range(6):
+async def _six_people(
+    preset: str, seed: int, bots: tuple[str | None, ...] = (None,) * 6, frames: list[dict[str, Any]] | None = None
+) -> tuple[Room, list[dict[str, Any]], int]:
+    """A one-deal set with a person (a test client choosing by the hint) at every seat but the ``bots``'
+    (and their frames that asked them in ``frames``); returns the room, every prompt a person got, and how
+    many decisions the deal took."""
+    room = _room(preset, seed, bots)
+    people = [s for s in range(6) if bots[s] is None]
+    conns: dict[int, Connection] = {}
+    for s in people:
         room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"token-{s}")})
-    for s in range(6):
+    for s in people:
         c = Connection(limit=100_000)
         room.attach(c, s, token_hash(f"token-{s}"))
-        conns.append(c)
-    room.commit("start")
+        conns[s] = c
+    if room.status == "waiting":
+        room.commit("start")
     prompts: list[dict[str, Any]] = []
     last: list[dict[str, Any] | None] = [None] * 6
     acted: set[tuple[int, int]] = set()
@@ -80,13 +85,15 @@ async def _six_people(preset: str, seed: int) -> tuple[Room, list[dict[str, Any]
     for _ in range(200_000):
         if room.status != "playing":
             break
-        for s, c in enumerate(conns):
+        for s, c in conns.items():
             f = _latest(c) or last[s]
             last[s] = f
             if f is None or "legal_count" not in f["turn"] or (s, f["state"]) in acted:
                 continue
             assert f["turn"]["seat"] == s
             prompts.append(f["turn"])
+            if frames is not None:
+                frames.append(f)
             acted.add((s, f["state"]))
             deal = room.match.current
             action = bot.decide(deal.view(s), deal.legal_actions_of(s), None)  # type: ignore[arg-type]
@@ -95,6 +102,18 @@ async def _six_people(preset: str, seed: int) -> tuple[Room, list[dict[str, Any]
         await asyncio.sleep(0)
     assert room.status == "over"
     return room, prompts, room.match.deals[0].decisions
+
+
+def test_a_person_asked_with_a_bot_in_the_window_is_told_it_is_not_on_auto() -> None:
+    """``turn.auto`` is about ``turn.seat``: a person the window asks is not played by a bot, even when the
+    engine's seat to act in that window is a bot's."""
+    frames: list[dict[str, Any]] = []
+    bots = (None, "random", None, "random", None, "random")
+    for seed in range(3):
+        _run(_six_people("qingdao", seed, bots, frames))
+    assert all(f["turn"]["auto"] is False for f in frames), [f["turn"] for f in frames if f["turn"]["auto"]][:3]
+    behind_a_bot = [f for f in frames if f["view"]["to_act"] is not None and f["view"]["to_act"] % 2 == 1]
+    assert behind_a_bot  # (the case: the window asks a person while the engine waits on a bot's answer first)
 
 
 def test_no_decision_with_one_answer_ever_reaches_a_person_on_every_preset() -> None:

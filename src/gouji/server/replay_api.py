@@ -11,7 +11,10 @@
 - ``POST /api/tables/{code}/hint`` — body ``{"token": …}``: :func:`gouji.hint` for the seat the token
   holds, when that seat is to act: ``{"state", "seat", "action", "reason", "code", "params"}`` (``reason``
   in English; ``code`` and ``params`` the same reason for the page to word in its language, see
-  :mod:`gouji.reasons`); 403 for a token that holds no seat, 409 when it is not that seat's turn.
+  :mod:`gouji.reasons`); 403 for a token that holds no seat, 409 when it is not that seat's turn (or no
+  longer is once the hint is worked out).  The hint is thought out off the event
+  loop (on a thread of its own): one seat has at most one hint in the works (429 past it), the server
+  :data:`HINTS_AT_ONCE` (503 past it).
 
 The server includes them with ``*replay_routes()`` in its route list, ahead of the static files at ``/``.
 """
@@ -30,16 +33,21 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..deal import Deal
-from ..hints import hint
+from ..hints import hint_from
 from ..match import RecordError, Tournament, load_record
 from ..scoring import TOURNAMENT_POINTS
 from .limits import MAX_RECORD_ID, read_capped
 from .storage import RecordRow, Store, TableRow
+from .table import Room, one_thread
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 """The browser table (plain HTML, CSS and JavaScript modules), served at ``/``."""
 
 MAX_HINT_BODY = 1024
+HINTS_AT_ONCE = 4
+"""Hints being worked out (or waiting for the hints' thread) at once, server-wide, one seat at most one: a
+request past it is refused (503) rather than queued, so a flood of hint requests holds nothing up."""
+
 GZIP_OVER = 4096
 """Answers larger than this many bytes are sent gzipped to clients that accept it."""
 
@@ -205,18 +213,40 @@ async def _hint_endpoint(request: Request) -> Response:
         seat = room.seat_of_token(token)
         if seat is None:
             raise _Refusal(403, "this token holds no seat at this table")
-        w = getattr(room, "window", None)
-        asked = seat in w.asked if w is not None else room.match.to_act == seat
-        if room.status != "playing" or room.ready is not None or not asked:
+        if not _asked(room, seat):
             raise _Refusal(409, "it is not your turn")
-        h = hint(room.match.current, seat)
-        state = room.state
+        busy: set[tuple[str, int]] = request.app.state.__dict__.setdefault("hints_busy", set())
+        key = (room.code, seat)
+        if key in busy:
+            raise _Refusal(429, "a hint for this seat is being worked out: wait for it")
+        if len(busy) >= HINTS_AT_ONCE:
+            raise _Refusal(503, "the server is busy working out hints: try again in a moment")
+        # the seat's view and legal actions are made here, where the table lives; the heuristic bot thinks the
+        # hint out on a thread of its own (not the bots'), so the event loop goes on serving every table
+        deal = room.match.current
+        view, legal = deal.view(seat), deal.legal_actions_of(seat)
+        state, decision = room.state, room.decision
+        busy.add(key)
+        try:
+            h = await asyncio.get_running_loop().run_in_executor(one_thread("gouji-hints"), hint_from, view, legal)
+        finally:
+            busy.discard(key)
+        if room.decision != decision or not _asked(room, seat):
+            raise _Refusal(409, "the table moved on while the hint was worked out: it is not your turn now")
     except _Refusal as e:
         return JSONResponse({"error": e.message}, status_code=e.status)
     await request.app.state.lobby.writer.drain()  # the state number it names is stored before it is shown
     return JSONResponse(
         {"state": state, "seat": seat, "action": h.text, "reason": h.reason, "code": h.code, "params": h.params}
     )
+
+
+def _asked(room: Room, seat: int) -> bool:
+    """Whether the table waits for this seat's decision (its window asks it)."""
+    if room.status != "playing" or room.ready is not None:
+        return False
+    w = room.window
+    return seat in w.asked if w is not None else room.match.to_act == seat
 
 
 def replay_routes() -> list[BaseRoute]:

@@ -27,6 +27,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
+
+from .. import cards as C
 from ..actions import PASS, YIELD, InvalidAction, parse_action
 from ..bots import BOTS, Bot, make_bot
 from ..deal import SEATS, Deal, IllegalAction
@@ -44,6 +47,9 @@ log = logging.getLogger("gouji.server")
 CHOICES_CAP = 64
 """Legal actions are listed in full up to this many; past it a frame carries the count and a sample."""
 SAMPLE_SIZE = 16
+FOLD_LIMIT = 16
+"""Windows whose answers are all given and whose masking time is nil resolve as soon as they open, in the
+frame of the change before them — up to this many in a row (the rest through the window's task)."""
 AUTO_BOT = "heuristic"
 """The bot that plays for a seat on auto-play (托管), if registered; else ``random`` (``gouji serve
 --auto-bot learned`` sets it)."""
@@ -102,11 +108,6 @@ _Delivery = tuple[Connection, str | None]
 """A frame to write to a connection (None: end the connection after what came before)."""
 
 
-_Shared = tuple[dict[str, Any], dict[str, Any], dict[str, Any], list[dict[str, Any]] | None]
-""":meth:`Room._shared_parts`: the table, the public view, the public turn and the new events if the same
-for every seat."""
-
-
 class Room:
     """A table: a set being played, its seats and connections, its turn timer.
 
@@ -159,7 +160,12 @@ class Room:
         self.window: Window | None = None
         """The decision window open now (:mod:`gouji.server.window`), or None."""
         self._resolving = False
-        self.timings: list[tuple[str, float, bool, bool]] = []
+        self._folding = 0
+        """How many windows resolved at once are being fed now, one inside the other (at most FOLD_LIMIT)."""
+        self._hands: dict[int, tuple[list[int], str]] = {}
+        self._last_deal_of: tuple[tuple[int, int, bool], dict[str, Any] | None] | None = None
+        """seat → (its hand's counts, the hand as JSON text): :meth:`own_hand`."""
+        self.timings: collections.deque[tuple[str, float, bool, bool]] = collections.deque(maxlen=10_000)
         """(window kind, seconds from opening to resolution, whether a person was prompted, whether any seat
         had a choice) of the last windows (at most 10,000): what the time of a deal went on."""
         self.decision = 0
@@ -198,7 +204,14 @@ class Room:
 
     def _last_deal(self) -> dict[str, Any] | None:
         """The newest finished deal's places and why (public facts): who went out in which order, who was
-        smothered (闷) by whom, whose burn failed (诈烧), who revolted (革命) — for the summary after a reload."""
+        smothered (闷) by whom, whose burn failed (诈烧), who revolted (革命) — for the summary after a reload.
+        (Made again only when a deal ended or began: it is part of every frame.)"""
+        key = (len(self.match.deals), len(self.match.points), self.match.current.is_over)
+        if self._last_deal_of is None or self._last_deal_of[0] != key:
+            self._last_deal_of = (key, self._make_last_deal())
+        return self._last_deal_of[1]
+
+    def _make_last_deal(self) -> dict[str, Any] | None:
         done = [d for d in self.match.deals if d.is_over]
         if not done:
             return None
@@ -402,18 +415,18 @@ class Room:
     def broadcast(self) -> None:
         """Send every connection the view of its own seat (spectators the public view).
 
-        The parts of a frame that do not depend on the seat (the table, the public view, the turn) are
-        built once and shared by the frames of every seat."""
+        Each seat's frame text is made once per change (:class:`_Frames`: the parts every seat shares are
+        encoded once) and written to every connection of that seat."""
         new = self._new_events()
         if not self.conns:
             return
-        shared = self._shared_parts(new)
+        frames = _Frames(self, new)
         texts: dict[int | None, str] = {}
         out: list[_Delivery] = []
         for conn in self.conns:
             text = texts.get(conn.seat)
             if text is None:
-                text = texts[conn.seat] = P.dumps(self.state_frame(conn.seat, events=new, shared=shared))
+                text = texts[conn.seat] = frames.text(conn.seat)
             out.append((conn, text))
         if self.stored >= self.state and not self._outbox:
             for conn, frame in out:
@@ -421,47 +434,28 @@ class Room:
         else:
             self._outbox.append((self.state, out))
 
-    def _shared_parts(self, events: list[tuple[int, dict[str, Any]]]) -> _Shared:
-        """What every seat's incremental frame of the current state shares: the table (without its
-        configuration), the public view of the deal (as sent: without ``rule_options``, without ``played``
-        at a table without the card counter), the public part of the turn, and the new events as everyone
-        sees them if no seat sees them otherwise (else None)."""
-        view = self.match.current.view(None, log=False)
-        if not self.config.card_counter:
-            del view["played"]
-        del view["rule_options"]
-        same = all(Deal.event_same_for_all(e) for _, e in events)
-        shared_events = [{**e, "deal": i} for i, e in events] if same else None
-        return self.public(config=False), view, self.turn_info(None, bool(view["burn_offer"])), shared_events
+    def own_hand(self, seat: int) -> tuple[int, str]:
+        """Seat ``seat``'s card count and its hand as JSON text, encoded again only when the hand changed."""
+        counts = self.match.current.hands[seat]
+        cached = self._hands.get(seat)
+        if cached is None or cached[0] != counts:
+            cached = self._hands[seat] = (list(counts), _json(C.format_counts(counts)))
+        return sum(counts), cached[1]
 
     def state_frame(
         self,
         seat: int | None,
         events: Iterable[tuple[int, dict[str, Any]]] = (),
         full: bool = False,
-        shared: _Shared | None = None,
     ) -> dict[str, Any]:
         """``state``: the seat's view of the current deal, the table, the turn, and the public events since
         the last frame.  ``full`` frames (on hello and sync) carry instead the whole log of the current deal
         in ``view.log``, and the parts that never change: ``view.rule_options`` and ``table.config``.
 
-        ``shared`` (for incremental frames only) is :meth:`_shared_parts` of the current state, to build the
-        frame from rather than anew."""
-        deal = self.match.current
-        if shared is None or full:
-            view = deal.view(seat, log=full)
-            if not self.config.card_counter:
-                del view["played"]  # a table without the card counter (记牌器) does not send it
-            if not full:
-                del view["rule_options"]  # in full frames only: they do not change
-            table = self.public(config=full)
-            turn = self.turn_info(seat, bool(view["burn_offer"]))
-        else:
-            table, public_view, public_turn, _ = shared
-            view = public_view if seat is None else _seat_view(deal, public_view, seat)
-            turn = public_turn
-            if seat is not None and (seat == public_turn["seat"] or seat in public_turn.get("seats", ())):
-                turn = self.turn_info(seat, bool(view["burn_offer"]))
+        (:meth:`broadcast` makes the text of the same incremental frames for every seat at once.)"""
+        view = self.sent_view(seat, full)
+        table = self.public(config=full)
+        turn = self.turn_info(seat, bool(view["burn_offer"]))
         frame: dict[str, Any] = {
             "type": "state",
             "v": P.VERSION,
@@ -473,11 +467,18 @@ class Room:
             "turn": turn,
         }
         if not full:
-            if shared is not None and shared[3] is not None:
-                frame["events"] = shared[3]
-            else:
-                frame["events"] = [{**Deal.public_event(e, seat), "deal": i} for i, e in events]
+            frame["events"] = [{**Deal.public_event(e, seat), "deal": i} for i, e in events]
         return frame
+
+    def sent_view(self, seat: int | None, full: bool) -> dict[str, Any]:
+        """The seat's view as a frame sends it: with the log and the rule options in full frames only,
+        without ``played`` at a table without the card counter (记牌器)."""
+        view = self.match.current.view(seat, log=full)
+        if not self.config.card_counter:
+            del view["played"]
+        if not full:
+            del view["rule_options"]  # in full frames only: they do not change
+        return view
 
     def turn_info(self, seat: int | None, burn_offer: bool) -> dict[str, Any]:
         """Who is to act; for a seat its window asks, what it may do and until when.
@@ -507,6 +508,7 @@ class Room:
                 turn["forced"] = w.answers[seat][0]
             return turn
         turn["seat"] = seat
+        turn["auto"] = self.seats[seat].bot is not None or self.seats[seat].auto  # of this seat, as `seat` is
         turn["deadline"] = None if w is None or w.deadline is None else int(w.deadline * 1000)
         deal = self.match.current
         legal = deal.legal_actions_of(seat)
@@ -653,8 +655,21 @@ class Room:
             w.deadline = time.time() + self.config.turn_seconds
             self.deadline = w.deadline
         self.window = w
+        if w.complete and now >= w.until and self._folding < FOLD_LIMIT:
+            # every answer is given for its seat and there is no masking time left: the window resolves now,
+            # as a person's last answer resolves one (_answer), and its change goes out in the same frame as
+            # the change that opened it — no task, no separate commit for the clients to wait on
+            self._folding += 1
+            try:
+                self._feed(w)
+                self._reschedule()
+            finally:
+                self._folding -= 1
+            return
         self._timer_key = ("window", key)
-        self._timer = loop.create_task(self._run_window(w))
+        if w.thinking or w.deadline is not None or w.until > now:
+            self._timer = loop.create_task(self._run_window(w))
+        # else the window waits for its people's answers alone, with nothing to time: the last one resolves it
 
     def _answer(self, w: Window, seat: int, action: str, by: str) -> None:
         """A person's answer to the open window; resolves it when it was the last one and the masking time
@@ -699,9 +714,17 @@ class Room:
             self._resolve(w)
 
     def _resolve(self, w: Window) -> None:
-        """Feed the window's answers to the engine in its order, then open the next window."""
+        """Feed the window's answers to the engine in its order, then open the next window and send the
+        frame of the changes."""
         if self.window is not w or self.status != "playing":
             return
+        self._feed(w)
+        self._reschedule()
+        self.broadcast()
+        self._maybe_resume()
+
+    def _feed(self, w: Window) -> None:
+        """Close the window and feed its answers to the engine in its order (one change each; no frame)."""
         self.window = None
         if self._timer is not None and self._timer is not asyncio.current_task():
             self._timer.cancel()
@@ -710,7 +733,6 @@ class Room:
         self.deadline = None
         elapsed = asyncio.get_running_loop().time() - w.opened
         self.timings.append((w.kind, elapsed, bool(w.prompted), w.choice))
-        del self.timings[:-10_000]
         self._resolving = True
         try:
             for i, s in enumerate(w.seats):
@@ -725,9 +747,6 @@ class Room:
                     self.commit("act", s, {"action": str(deal.legal_actions()[0]), "by": by})
         finally:
             self._resolving = False
-        self._reschedule()
-        self.broadcast()
-        self._maybe_resume()
 
     def cancel_timer(self) -> None:
         if self._timer is not None and self._timer is not asyncio.current_task():
@@ -770,7 +789,7 @@ class Room:
         meanwhile.  The window's task awaits it; a window closed meanwhile drops the answer."""
         bot, view, legal = self._bot_call(seat)
         try:
-            action = await asyncio.get_running_loop().run_in_executor(_bot_pool(), bot.decide, view, legal, self._rng)
+            action = await asyncio.get_running_loop().run_in_executor(bot_pool(), bot.decide, view, legal, self._rng)
             return str(action)
         except Exception:
             log.exception("bot %s failed at table %s; playing the first legal action", bot.name, self.code)
@@ -792,15 +811,20 @@ class Room:
         self.conns.clear()
 
 
-_BOT_POOL: concurrent.futures.ThreadPoolExecutor | None = None
+_THREADS: dict[str, concurrent.futures.ThreadPoolExecutor] = {}
 
 
-def _bot_pool() -> concurrent.futures.ThreadPoolExecutor:
+def one_thread(name: str) -> concurrent.futures.ThreadPoolExecutor:
+    """The server's one worker thread called ``name``, started when first asked for."""
+    pool = _THREADS.get(name)
+    if pool is None:
+        pool = _THREADS[name] = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
+    return pool
+
+
+def bot_pool() -> concurrent.futures.ThreadPoolExecutor:
     """The thread the bots think on (one: the bots of every table take turns on it)."""
-    global _BOT_POOL
-    if _BOT_POOL is None:
-        _BOT_POOL = concurrent.futures.ThreadPoolExecutor(max_workers=1, thread_name_prefix="gouji-bots")
-    return _BOT_POOL
+    return one_thread("gouji-bots")
 
 
 def _write(conn: Connection, text: str | None) -> None:
@@ -810,17 +834,58 @@ def _write(conn: Connection, text: str | None) -> None:
         conn.push(text)
 
 
-def _seat_view(deal: Deal, public_view: dict[str, Any], seat: int) -> dict[str, Any]:
-    """Seat ``seat``'s view (without the log), made from the public one ``deal.view(None, log=False)``: it
-    differs only in ``seat``, in that seat's own card count and in the seat's ``hand``, added last.  The
-    public view's dicts are shared, not copied: the result is read, never changed."""
-    view = dict(public_view)
-    view["seat"] = seat
-    players = list(view["players"])
-    players[seat] = {**players[seat], "cards": deal.count_visible(seat, seat)}
-    view["players"] = players
-    view["hand"] = deal.hand(seat)
-    return view
+def _json(value: Any) -> str:
+    """Any JSON-serialisable value as compact text (as :func:`protocol.dumps` writes frames)."""
+    return orjson.dumps(value).decode("utf-8")
+
+
+class _Frames:
+    """The texts of one change's incremental ``state`` frames, seat by seat (:meth:`Room.broadcast`).
+
+    A seat's frame differs from the public one only in the view's ``seat``, that seat's own card count and
+    ``hand`` (``shown`` too, where a hand was shown in 无级自开: such a view is made whole), the turn of a seat
+    the open window asks, and the events that are not the same for every seat (a deal's hands, a 还贡's
+    cards).  So the table, the public view (but its players), each player's entry and the public turn and
+    events are encoded once, and each seat's text is put together from them — the same JSON, as
+    :meth:`Room.state_frame` makes it, but for the order of the view's keys."""
+
+    def __init__(self, room: Room, events: list[tuple[int, dict[str, Any]]]) -> None:
+        self.room, self.events = room, events
+        view = room.sent_view(None, full=False)
+        self.players: list[dict[str, Any]] = view.pop("players")
+        del view["seat"]
+        self.burn_offer = bool(view["burn_offer"])
+        self.turn = room.turn_info(None, self.burn_offer)
+        head = {"type": "state", "v": P.VERSION, "state": room.state, "full": False}
+        head |= {"table": room.public(config=False), "deal": len(room.match.deals) - 1}
+        self.head = P.dumps(head)[:-1]
+        self.rest = P.dumps(view)[1:]
+        self.player_texts = [P.dumps(p) for p in self.players]
+        self.turn_text = P.dumps(self.turn)
+        same = all(Deal.event_same_for_all(e) for _, e in events)
+        self.events_text = _json([{**e, "deal": i} for i, e in events]) if same else None
+        self.whole = bool(room.match.current.shown)
+
+    def text(self, seat: int | None) -> str:
+        room = self.room
+        players = self.player_texts
+        if seat is None:
+            view = f'{{"seat":null,"players":[{",".join(players)}],{self.rest}'
+        elif self.whole:
+            view = P.dumps(room.sent_view(seat, full=False))
+        else:
+            n, hand = room.own_hand(seat)
+            if self.players[seat]["cards"] != n:  # (its own count is public already where counts are shown)
+                players = list(players)
+                players[seat] = P.dumps({**self.players[seat], "cards": n})
+            view = f'{{"seat":{seat},"players":[{",".join(players)}],{self.rest[:-1]},"hand":{hand}}}'
+        turn = self.turn_text
+        if seat is not None and (seat == self.turn["seat"] or seat in self.turn.get("seats", ())):
+            turn = P.dumps(room.turn_info(seat, self.burn_offer))
+        events = self.events_text
+        if events is None:
+            events = _json([{**Deal.public_event(e, seat), "deal": i} for i, e in self.events])
+        return f'{self.head},"view":{view},"turn":{turn},"events":{events}}}'
 
 
 def deal_record(match: Match, index: int) -> dict[str, Any]:
