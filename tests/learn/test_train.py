@@ -157,3 +157,33 @@ def test_curves_of_several_runs_plot_from_one_csv(tmp_path: Path) -> None:
     png = tmp_path / "curve.png"
     dmc.plot_rows(docs, png)
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_run_gives_the_signals_back_and_its_actors_die_on_sigterm(tmp_path: Path) -> None:
+    """A run installs its own SIGTERM/SIGINT handlers (to checkpoint before stopping) and restores the old
+    ones when it returns; an actor forked while such a handler is installed still dies on SIGTERM (an
+    inherited flag-setting handler once left a stopped actor hanging for ever)."""
+    import multiprocessing as mp
+    import signal
+
+    before = signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)
+    cfg = dmc.TrainConfig(hidden=(8,), batch=32, eval_minutes=0.0, eval_pairs=1, publish_seconds=0.5)
+    dmc.train(tmp_path / "run", 2.0, cfg, log=lambda _: None, max_samples=60)
+    assert (signal.getsignal(signal.SIGTERM), signal.getsignal(signal.SIGINT)) == before
+
+    flag = dmc._stop_on_signals()  # the learner's handlers, as during a run
+    try:
+        ctx = mp.get_context("fork")
+        q, stop = ctx.Queue(maxsize=1), ctx.Event()
+        p = ctx.Process(target=dmc.actor_loop, args=(cfg, str(tmp_path / "run"), q, stop, 0, ctx.Value("d", 0.0)))
+        p.start()
+        q.get(timeout=60)  # it plays (and then waits on the full queue)
+        p.terminate()
+        p.join(timeout=10)
+        alive = p.is_alive()
+        if alive:
+            p.kill()
+        assert not alive and p.exitcode == -signal.SIGTERM
+    finally:
+        flag.restore()
+    assert not flag.is_set()

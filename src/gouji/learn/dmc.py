@@ -27,6 +27,7 @@ import multiprocessing as mp
 import os
 import queue
 import random
+import threading
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
@@ -267,6 +268,13 @@ def paired_deal(
 
 def actor_loop(cfg: TrainConfig, out: str, q: Any, stop: Any, actor: int, start_minutes: Any) -> None:
     """An actor process: play deals with the newest weights and send their samples to the learner."""
+    import signal
+
+    # A forked actor inherits the learner's signal handlers (which only set a flag of the learner's):
+    # SIGTERM must end it, and Ctrl-C is the learner's to handle (it stops the actors).
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    q.cancel_join_thread()  # at exit, never wait to flush samples the learner no longer reads
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     rng = random.Random(f"actor {cfg.seed}:{actor}:{time.time_ns()}")
     st = ActorState()
@@ -579,25 +587,44 @@ def train(
             p.join(timeout=5)
             if p.is_alive():
                 p.terminate()
+                p.join(timeout=5)
+            if p.is_alive():
+                p.kill()
+                p.join(timeout=5)
+        stopping.restore()
         publish()
         checkpoint()
     return prog
 
 
-def _stop_on_signals() -> Any:
+def _stop_on_signals() -> _StopFlag:
     """An event set by SIGTERM or SIGINT, so that a stopped run still writes its checkpoint."""
     import signal
-    import threading
 
-    flag = threading.Event()
+    flag = _StopFlag()
 
     def handler(signum: int, frame: Any) -> None:
         flag.set()
 
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
-            signal.signal(sig, handler)
+            flag.previous[sig] = signal.signal(sig, handler)
     return flag
+
+
+class _StopFlag(threading.Event):
+    """Set by SIGTERM or SIGINT during a run; :meth:`restore` gives the signals their handlers back."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.previous: dict[int, Any] = {}
+
+    def restore(self) -> None:
+        import signal
+
+        for sig, old in self.previous.items():
+            signal.signal(sig, old)
+        self.previous.clear()
 
 
 def _eval_row(outp: Path, net: QNet, cfg: TrainConfig, prog: Progress, log: Callable[[str], None]) -> None:
