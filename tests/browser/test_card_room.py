@@ -677,7 +677,7 @@ def test_a_burn_window_lasts_as_long_in_the_browser_with_or_without_a_possible_b
                 offer = frames[i : frames.index(end)]
                 assert all("legal_count" not in f["turn"] for f in offer), "Ann is not asked about the burn"
                 seen[could].append((end["t"] - frames[i]["t"]) / 1000)
-                burns = [w for w in room.timings[before:] if w[0] == "burn"]
+                burns = [w for w in list(room.timings)[before:] if w[0] == "burn"]
                 assert burns and burns[0][3] is could  # the server saw the deal as meant: a choice, or none
                 server.wait(lambda: room.window is None or room.window.kind != "burn", what="the burn window's end")
         with_burner, without = statistics.median(seen[True]), statistics.median(seen[False])
