@@ -4,7 +4,7 @@ of the rule book and the regional texts in set positions, and stronger than the 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 import pytest
@@ -197,31 +197,40 @@ def _swap(hands: list[str], a: int, b: int) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("preset", ["qingdao", "tournament", "zoucheng"])
-def test_decisions_do_not_depend_on_hidden_cards(preset: str) -> None:
+def hidden_card_comparisons(
+    preset: str, seeds: range, decide: Callable[[dict[str, Any], Any], Any], max_decisions: int = MAX_DECISIONS
+) -> int:
+    """Play pairs of deals that differ only in cards hidden from an observer (seat 0, then seat 3), with
+    ``decide(view, legal)`` choosing for every seat; assert the observer decides alike wherever its two
+    views are equal, and return how many such decisions were compared."""
     compared = 0
-    for seed in range(3):
+    for seed in seeds:
         base = Deal.new(preset, seed=seed)
         hands = [base.hand(s) for s in range(6)]
         for observer, (a, b) in ((0, (1, 3)), (3, (2, 5))):
             one = Deal.from_hands(hands, preset, leader=seed % 6)
             two = Deal.from_hands(_swap(hands, a, b), preset, leader=seed % 6)
-            bot = strict()
-            for _ in range(MAX_DECISIONS):
+            for _ in range(max_decisions):
                 seat = one.to_act
                 if seat is None or two.to_act != seat:
                     break
                 if seat == observer:
                     v1, v2 = one.view(seat), two.view(seat)
                     if v1 == v2:
-                        assert bot.choose(v1, one.legal_actions()) == bot.choose(v2, two.legal_actions())
+                        assert decide(v1, one.legal_actions()) == decide(v2, two.legal_actions())
                         compared += 1
-                action, _ = bot.choose(one.view(seat), one.legal_actions())
+                action = decide(one.view(seat), one.legal_actions())
                 one.act(action)
                 if action not in two.legal_actions():
                     break
                 two.act(action)
-    assert compared >= 20
+    return compared
+
+
+@pytest.mark.parametrize("preset", ["qingdao", "tournament", "zoucheng"])
+def test_decisions_do_not_depend_on_hidden_cards(preset: str) -> None:
+    bot = strict()
+    assert hidden_card_comparisons(preset, range(3), lambda view, legal: bot.choose(view, legal)[0]) >= 20
 
 
 def test_the_same_view_gives_the_same_decision() -> None:

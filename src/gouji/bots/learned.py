@@ -208,8 +208,8 @@ class LearnedBot:
         """Whether the network may weigh ``action`` at all: never a 诈烧 — a burn that cannot be carried
         (not enough jokers for the plays after it), nor a play of the seat's own burn that breaks it (no
         joker before the last play) or leaves too few jokers to carry the rest."""
-        if isinstance(action, Burn):
-            return not view.get("burn_offer") or self.prior.carryable(view, action)
+        if isinstance(action, Burn):  # (burns are offered only at a burn offer)
+            return self.prior.carryable(view, action)
         if isinstance(action, Play):
             seat = int(view["seat"])
             players = view.get("players") or []
