@@ -149,3 +149,28 @@ def test_recycled_masks_are_right_and_never_change_under_a_holder() -> None:
         assert np.array_equal(np.asarray(kept, dtype=np.int8), copy)
     assert len(e.game._mask_pool) <= 4 and held
     assert reused > 6 * step / 2, "most masks were recycled ones"
+
+
+def test_masks_of_a_lead_too_big_for_indices_are_set_and_cleared_block_by_block() -> None:
+    """A legal set above core._FILL_AT actions is written into a mask block by block (and cleared so when
+    the mask is recycled); smaller ones by their indices: both give exactly the legal set."""
+    from gouji.env.core import _FILL_AT
+
+    hands = ["DDDDXXXX" + "2" * 16 + "AAAAKKKKQQQQJJJJTTTT", "3", "4", "5", "6", "7"]
+    deal = gouji.Deal.from_hands(hands, "qingdao", leader=0)
+    assert len(deal.legal_actions()) > _FILL_AT
+    e = raw_env("qingdao", seed=2)
+    e.reset(options={"deal": deal})
+    cat = catalogue("qingdao")
+    rng = random.Random(2)
+    for _ in range(12):  # the big lead, then its mask recycled for the answers and the next leads
+        deal = e.game.deal
+        if deal.to_act is None:
+            break
+        for s in range(6):
+            mask = e.observe(f"seat_{s}")["action_mask"]
+            expected = cat.mask(deal.legal_actions()) if s == deal.to_act else np.zeros(cat.size, np.int8)
+            assert np.array_equal(mask, expected)
+            del mask
+        legal = e.infos[e.agent_selection]["legal_actions"]
+        e.step(int(legal[rng.randrange(len(legal))]))

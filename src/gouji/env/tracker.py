@@ -22,9 +22,11 @@ vectors with ``encode_state(Deal.view(seat))`` at every step of whole deals on e
 two deals differing only in cards hidden from a seat give that seat the same vectors.
 
 Two shortcuts rest on the engine's rules of play: after a single action of the play phase only the acting
-seat's hand can have changed (its count alone is recounted), and after a pass no hand and no card played
-(nothing is recounted) — unless a seat's status changed, which recounts everything.  A rule that moved
-cards otherwise during play would need them revisited; the every-step comparison would show it.
+seat's hand can have changed (its count alone is recounted) — unless a seat's status changed, which
+recounts everything; and after a pass that appended no event but its own (no round ended, no burn ended)
+only the seat to act and the round's fields (who passed, the burn offer, the yield) can have changed, so
+nothing else is looked at.  A rule that moved cards or changed a seat's facts otherwise during play would
+need them revisited; the every-step comparison would show it.
 """
 
 from __future__ import annotations
@@ -194,7 +196,7 @@ class StateTracker:
         self._slow_rows: list[Any] = [None] * SEATS  # per seat, the facts its slow fields were written from
         self._counts: list[int | None] = [-1] * SEATS
         self._top: Any = (-1, -1)
-        self._passed = -1
+        self._passed = 0  # as the zeros of the new vector say
         self._round: Any = None
         self._phase: Any = None
         self._played: Any = None
@@ -207,27 +209,28 @@ class StateTracker:
         """Per seat: its hand when last observed, that hand's fields and its card count."""
 
     def _sync(self, deal: Deal) -> None:
-        pub = self._pub
         events = deal.events
         # one action in the play phase since the last look: only its seat's hand (and count) can have
-        # changed, and nothing at all after a pass
+        # changed; after a pass alone, only the round's fields and the seat to act
         actor = -1
-        passed_only = False
         if len(events) == self._events + 1 and self._phase == PLAY and deal.phase == PLAY:
             last = events[-1]
             if last["type"] == "act":
+                if last["action"] == "pass":
+                    self._events = len(events)
+                    self._sync_round(deal)
+                    self._fold_events(events)
+                    return
                 actor = last["seat"]
-                passed_only = last["action"] == "pass"
         self._events = len(events)
+        pub = self._pub
         rd = deal.round
-        status = deal.status
 
         # per seat: status, opened, forfeited, declared, headless, 要头, burning, place (rarely change)
-        places = deal.places
         burner = deal.burner
         slow = [
             deal.phase,
-            status,
+            deal.status,
             deal.opened,
             deal.forfeited,
             deal.declared,
@@ -235,22 +238,20 @@ class StateTracker:
             deal.yaotou_left,
             deal.yaotou_choice,
             burner,
-            places,
+            deal.places,
         ]
         if slow != self._slow:  # compares the lists and the dict by content, against copies
             self._slow = [x.copy() if isinstance(x, list | dict) else x for x in slow]
             self._write_slow(deal, burner)
-            passed_only, actor = False, -1  # a status changed: count everything again
+            actor = -1  # a status changed: count everything again
 
         # the visible card counts: a seat's count is read only where the view shows it
-        if passed_only:
-            counts = self._counts
-        elif actor >= 0:
+        if actor >= 0:
             counts = self._counts.copy()
             counts[actor] = self._visible_count(deal, actor)
         else:
             counts = self._visible_counts(deal)
-        if counts is not self._counts and counts != self._counts:
+        if counts != self._counts:
             old = self._counts
             for s in range(SEATS):
                 c = counts[s]
@@ -260,6 +261,31 @@ class StateTracker:
                     pub[o + 1] = 1.0 if c is None else 0.0
             self._counts = counts
 
+        top = rd.top
+        top_key = (top, rd.top_seat if top is not None else None)
+        if top_key != self._top:
+            self._write_top(top_key)
+
+        self._sync_round(deal)
+
+        phase = deal.phase
+        if phase != self._phase:
+            self._phase = phase
+            pub[_PHASE : _PHASE + 8] = 0.0
+            pub[_PHASE + _PHASE_INDEX.get(phase, _OTHER_PHASE)] = 1.0
+
+        played = deal.played_counts()
+        revealed = deal.revealed
+        if played != self._played or revealed != self._revealed:
+            self._write_played(played, revealed)
+
+        if self._seen < len(events):
+            self._fold_events(events)
+
+    def _sync_round(self, deal: Deal) -> None:
+        """The fields a pass may change: the seat to act, who passed, the burn offer and the yield."""
+        pub = self._pub
+        rd = deal.round
         to_act = deal.to_act
         if to_act != self._to_act:
             old_to_act = self._to_act
@@ -269,16 +295,13 @@ class StateTracker:
                 pub[_SEATS_AT + to_act * _SEAT + 13] = 1.0
             self._to_act = to_act
 
-        top = rd.top
-        top_key = (top, rd.top_seat if top is not None else None)
-        if top_key != self._top:
-            self._write_top(top_key)
-
         passed = rd.passed | rd.passed_top
         if passed != self._passed:
+            old_passed = self._passed
             self._passed = passed
             for s in range(SEATS):
-                pub[_SEATS_AT + s * _SEAT + 15] = float(passed >> s & 1)
+                if (passed ^ old_passed) >> s & 1:
+                    pub[_SEATS_AT + s * _SEAT + 15] = float(passed >> s & 1)
 
         yielder = rd.yielder
         rnd = (bool(rd.burn_offers), yielder, rd.after_yield, deal.ffa, len(deal.out_order))
@@ -291,21 +314,6 @@ class StateTracker:
             pub[_ROUND + 7] = float(bool(rd.after_yield))
             pub[_ROUND + 8] = float(bool(deal.ffa))
             pub[_ROUND + 9] = rnd[4] / 6
-
-        phase = deal.phase
-        if phase != self._phase:
-            self._phase = phase
-            pub[_PHASE : _PHASE + 8] = 0.0
-            pub[_PHASE + _PHASE_INDEX.get(phase, _OTHER_PHASE)] = 1.0
-
-        if not passed_only:
-            played = deal.played_counts()
-            revealed = deal.revealed
-            if played != self._played or revealed != self._revealed:
-                self._write_played(played, revealed)
-
-        if self._seen < len(events):
-            self._fold_events(events)
 
     def _visible_counts(self, deal: Deal) -> list[int | None]:
         """Each seat's card count as the public sees it (``Deal.view``'s rule; None when hidden)."""
