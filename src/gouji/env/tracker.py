@@ -8,11 +8,12 @@ count, who is to act, the top play, one more event in the log — so a :class:`S
 - one **public vector** of the deal, in the frame of seat 0: every field of the state vector that does not
   depend on the observer (the seats' visible counts and statuses, the top play, the round, the phase, the
   recent plays, the rules), each group of fields rewritten only when the facts it encodes changed;
-- per seat, its own hand's fields, rewritten when its hand changed.
+- after it, per seat, a block of its own fields — hand, hand total, the unseen cards, its own card count —
+  rewritten when it is observed after its hand or the cards known to all changed.
 
-An observation is the public vector gathered into the observer's frame (seats relative to the observer:
-one fancy index, which also makes it a new array that nothing changes later), then the observer's own
-fields written in: hand, hand total, the unseen cards, its own card count.
+An observation is one gather of that vector into the observer's frame (seats relative to the observer, its
+own block in place of the hand fields: one fancy index, which also makes it a new array that nothing
+changes later).
 
 It reads only what ``Deal.view(seat)`` holds: the observer's own hand, other seats' card counts exactly
 where the view shows them (``show_counts``, a revolutionary's open hand, 0 once out), hands laid open by a
@@ -56,15 +57,23 @@ _SEATS_AT, _TOP, _TOP_SEAT, _ROUND, _PHASE, _REC = (
     _O["phase"],
     _O["recent"],
 )
+_NO_CARDS: F32 = np.zeros(NUM_RANKS, dtype=np.float32)
+assert _HAND == 0 and _PLAYED == _UNSEEN + NUM_RANKS and _TOP_SEAT == _TOP + 21  # runs written at once
 _STATUS_INDEX = features._STATUS_INDEX
 _PHASE_INDEX = features._PHASE_INDEX
 _OTHER_PHASE = len(features.PHASES)
 
 
+_OWN = _PLAYED + 2
+"""The size of a seat's own block after the public vector: its ``hand``, ``hand_total`` and ``unseen``
+fields, then its own count and "count hidden" flag (always 0) of relative seat 0."""
+
+
 def _frame(me: int, head: int) -> npt.NDArray[np.intp]:
-    """The gather index taking the public vector (seat 0's frame, the recent plays in a ring whose
-    newest slot is ``head``) into seat ``me``'s frame: relative seat ``r`` of each seat-indexed field
-    comes from absolute seat ``(r + me) % 6``, recent slot ``n`` from ring slot ``(head + n) % 6``."""
+    """The gather index taking the tracker's vector (the public vector in seat 0's frame, the recent plays
+    in a ring whose newest slot is ``head``, then each seat's own block) into seat ``me``'s frame: relative
+    seat ``r`` of each seat-indexed field comes from absolute seat ``(r + me) % 6``, recent slot ``n``
+    from ring slot ``(head + n) % 6``, the observer's own fields from its block."""
     src = np.arange(STATE_SIZE, dtype=np.intp)
     for r in range(SEATS):
         a = (r + me) % SEATS
@@ -79,10 +88,17 @@ def _frame(me: int, head: int) -> npt.NDArray[np.intp]:
         src[at : at + _RECENT_FIELDS] = np.arange(ring, ring + _RECENT_FIELDS)
         for r in range(SEATS):
             src[at + r] = ring + (r + me) % SEATS
+    own = STATE_SIZE + me * _OWN
+    src[_HAND:_PLAYED] = np.arange(own, own + _PLAYED)
+    src[_SEATS_AT : _SEATS_AT + 2] = (own + _PLAYED, own + _PLAYED + 1)
     return src
 
 
 _FRAMES = [[_frame(me, head) for me in range(SEATS)] for head in range(_RECENT)]
+
+_ALL_SEATS = (1 << SEATS) - 1
+_CHANGED: list[tuple[int, ...]] = [tuple(s for s in range(SEATS) if b >> s & 1) for b in range(1 << SEATS)]
+"""The seats of each seat mask."""
 
 _ROW_CACHE: dict[str, tuple[bool, F32]] = {}
 
@@ -120,20 +136,47 @@ def _recent_row(text: str) -> tuple[bool, F32]:
     return got
 
 
-_TOP_ROWS: dict[Play, F32] = {}
+_SEAT_ROWS: dict[tuple[str, int], tuple[bool, F32]] = {}
 
 
-def _top_row(top: Play) -> F32:
-    """The ``top`` field (21 numbers) of a play on the table."""
-    row = _TOP_ROWS.get(top)
+def _recent_seat_row(text: str, seat: int) -> tuple[bool, F32]:
+    """:func:`_recent_row` of an act event with its seat's flag set (seat 0's frame)."""
+    got = _SEAT_ROWS.get((text, seat))
+    if got is None:
+        takes_slot, row = _recent_row(text)
+        row = row.copy()
+        row[seat] = 1.0
+        if len(_SEAT_ROWS) > 100_000:
+            _SEAT_ROWS.clear()
+        got = _SEAT_ROWS[text, seat] = (takes_slot, row)
+    return got
+
+
+_TOP_ROWS: dict[tuple[Play, int], F32] = {}
+_NO_TOP: F32 = np.zeros(21 + SEATS, dtype=np.float32)
+
+
+def _top_row(top: Play, seat: int) -> F32:
+    """The ``top`` and ``top_seat`` fields (21 + 6 numbers, contiguous) of a play on the table, made by
+    ``seat`` (seat 0's frame; not a seat: no one-hot)."""
+    row = _TOP_ROWS.get((top, seat))
     if row is None:
-        row = np.zeros(21, dtype=np.float32)
+        row = np.zeros(21 + SEATS, dtype=np.float32)
         row[0] = 1.0
         features._play_into(row, 1, top)
+        if 0 <= seat < SEATS:
+            row[21 + seat] = 1.0
         if len(_TOP_ROWS) > 100_000:
             _TOP_ROWS.clear()
-        _TOP_ROWS[top] = row
+        _TOP_ROWS[top, seat] = row
     return row
+
+
+def _over8(counts: tuple[int, ...]) -> F32:
+    """Counts over 8 (exact in float32)."""
+    a: F32 = np.array(counts, dtype=np.float32)
+    a *= 0.125
+    return a
 
 
 class StateTracker:
@@ -146,7 +189,6 @@ class StateTracker:
 
     def __init__(self) -> None:
         self._deal: Deal | None = None
-        self._pub: F32 = np.zeros(STATE_SIZE, dtype=np.float32)
 
     def observe(self, deal: Deal, seat: int) -> F32:
         """Seat ``seat``'s state vector (a new array: later steps do not change it)."""
@@ -154,38 +196,47 @@ class StateTracker:
             self._start(deal)
         if len(deal.events) != self._events or deal.to_act != self._to_act:
             self._sync(deal)
-        out: F32 = self._pub[_FRAMES[self._head][seat]]
         hand = deal.hands[seat]
         own = self._own[seat]
-        if own is None or own[0] != hand:
-            own = self._own[seat] = (hand.copy(), self._hand_fields(hand), sum(hand))
-        out[_HAND:_UNSEEN] = own[1]
-        out[_SEATS_AT] = own[2] / 36
-        out[_SEATS_AT + 1] = 0.0
-        base = self._base
-        rev = self._revealed_counts.get(seat)
-        if rev is not None:  # its own open hand is not "known from others": add it back
-            base = [b + r for b, r in zip(base, rev, strict=True)]
-        out[_UNSEEN : _UNSEEN + NUM_RANKS] = [(b - h) / 8 if b > h else 0.0 for b, h in zip(base, hand, strict=True)]
+        if own is None or own[1] is not self._base8 or own[0] != hand:
+            self._write_own(seat, hand, own)
+        out: F32 = self._vec[_FRAMES[self._head][seat]]
         return out
 
     # ------------------------------------------------------------------ the observer's own fields
 
-    @staticmethod
-    def _hand_fields(hand: list[int]) -> F32:
-        """The ``hand`` and ``hand_total`` fields of a hand (contiguous)."""
-        vals = [h / 8 for h in hand]
-        vals.append(sum(hand) / 36)
-        return np.array(vals, dtype=np.float32)
+    def _write_own(self, seat: int, hand: list[int], own: tuple[list[int], F32] | None) -> None:
+        """Seat ``seat``'s own block: its hand fields (when the hand changed) and its unseen cards."""
+        block = self._blocks[seat]
+        hand8 = block[:NUM_RANKS]
+        if own is None or own[0] != hand:
+            n = sum(hand)
+            hand8[:] = hand
+            hand8 *= 0.125  # exact: counts over 8
+            block[_TOTAL] = block[_PLAYED] = n / 36
+            kept = hand.copy()
+        else:
+            kept = own[0]
+        base8 = self._base8
+        if self._revealed8:
+            rev = self._revealed8.get(seat)
+            if rev is not None:  # its own open hand is not "known from others": add it back
+                base8 = base8 + rev
+        unseen = block[_UNSEEN:_PLAYED]
+        np.subtract(base8, hand8, out=unseen)  # exact: counts over 8
+        np.maximum(unseen, _NO_CARDS, out=unseen)
+        self._own[seat] = (kept, self._base8)
 
     # ------------------------------------------------------------------ the public vector
 
     def _start(self, deal: Deal) -> None:
         self._deal = deal
-        pub = self._pub = np.zeros(STATE_SIZE, dtype=np.float32)
+        vec = self._vec = np.zeros(STATE_SIZE + SEATS * _OWN, dtype=np.float32)
+        pub = self._pub = vec[:STATE_SIZE]
+        self._blocks = [vec[STATE_SIZE + s * _OWN : STATE_SIZE + (s + 1) * _OWN] for s in range(SEATS)]
         opts = deal.rules.to_dict()
         features._rules_into(pub, opts)
-        self._deck = [int(c) for c in features._deck(opts)]
+        self._deck8: F32 = (features._deck(opts) / 8).astype(np.float32)
         self._show = deal.rules.show_counts
         self._recent = pub[_REC : _REC + _RECENT * _RECENT_FIELDS].reshape(_RECENT, _RECENT_FIELDS)
         self._events = -1
@@ -201,12 +252,13 @@ class StateTracker:
         self._phase: Any = None
         self._played: Any = None
         self._revealed: dict[int, str] | None = None
-        self._revealed_counts: dict[int, tuple[int, ...]] = {}
-        self._base: list[int] = []
-        """The deck less the cards played and the open revolution hands: ``unseen`` before the observer's
-        own hand is taken away; a new list whenever it changes."""
-        self._own: list[tuple[list[int], F32, int] | None] = [None] * SEATS
-        """Per seat: its hand when last observed, that hand's fields and its card count."""
+        self._revealed8: dict[int, F32] = {}
+        """The open revolution hands by seat, each count over 8."""
+        self._base8: F32 = self._deck8
+        """The deck less the cards played and the open revolution hands, each count over 8: ``unseen``
+        before the observer's own hand is taken away."""
+        self._own: list[tuple[list[int], F32] | None] = [None] * SEATS
+        """Per seat: its hand and the ``_base8`` its own block was written from (None: not yet)."""
 
     def _sync(self, deal: Deal) -> None:
         events = deal.events
@@ -247,11 +299,16 @@ class StateTracker:
 
         # the visible card counts: a seat's count is read only where the view shows it
         if actor >= 0:
-            counts = self._counts.copy()
-            counts[actor] = self._visible_count(deal, actor)
+            c = self._visible_count(deal, actor)
+            if c != self._counts[actor]:
+                self._counts[actor] = c
+                o = _SEATS_AT + actor * _SEAT
+                pub[o] = c / 36 if c is not None else 0.0
+                pub[o + 1] = 1.0 if c is None else 0.0
+            counts = self._counts
         else:
             counts = self._visible_counts(deal)
-        if counts != self._counts:
+        if counts is not self._counts and counts != self._counts:
             old = self._counts
             for s in range(SEATS):
                 c = counts[s]
@@ -297,11 +354,10 @@ class StateTracker:
 
         passed = rd.passed | rd.passed_top
         if passed != self._passed:
-            old_passed = self._passed
+            changed = passed ^ self._passed
             self._passed = passed
-            for s in range(SEATS):
-                if (passed ^ old_passed) >> s & 1:
-                    pub[_SEATS_AT + s * _SEAT + 15] = float(passed >> s & 1)
+            for s in _CHANGED[changed & _ALL_SEATS]:
+                pub[_SEATS_AT + s * _SEAT + 15] = float(passed >> s & 1)
 
         yielder = rd.yielder
         rnd = (bool(rd.burn_offers), yielder, rd.after_yield, deal.ffa, len(deal.out_order))
@@ -371,30 +427,28 @@ class StateTracker:
     def _write_top(self, top_key: Any) -> None:
         pub = self._pub
         old_seat = self._top[1]
-        if isinstance(old_seat, int) and old_seat >= 0:
+        if isinstance(old_seat, int) and 0 <= old_seat < SEATS:
             pub[_SEATS_AT + old_seat * _SEAT + 14] = 0.0
         top, seat = top_key
-        pub[_TOP_SEAT : _TOP_SEAT + SEATS] = 0.0
         if top is not None:
-            pub[_TOP : _TOP + 21] = _top_row(top)
-            if isinstance(seat, int):
-                pub[_TOP_SEAT + seat] = 1.0
+            pub[_TOP : _TOP_SEAT + SEATS] = _top_row(top, seat if isinstance(seat, int) else -1)
+            if isinstance(seat, int) and 0 <= seat < SEATS:
+                pub[_SEATS_AT + seat * _SEAT + 14] = 1.0
         else:
-            pub[_TOP : _TOP + 21] = 0.0
-        if isinstance(seat, int):
-            pub[_SEATS_AT + seat * _SEAT + 14] = 1.0
+            pub[_TOP : _TOP_SEAT + SEATS] = _NO_TOP
         self._top = top_key
 
     def _write_played(self, played: tuple[int, ...], revealed: dict[int, str]) -> None:
         self._played = played
         if revealed != self._revealed:
             self._revealed = dict(revealed)
-            self._revealed_counts = {s: parse_counts(text) for s, text in revealed.items() if text}
-        self._pub[_PLAYED : _PLAYED + NUM_RANKS] = [c / 8 for c in played]
-        base = [d - p for d, p in zip(self._deck, played, strict=True)]
-        for rev in self._revealed_counts.values():
-            base = [b - r for b, r in zip(base, rev, strict=True)]
-        self._base = base
+            self._revealed8 = {s: _over8(parse_counts(text)) for s, text in revealed.items() if text}
+        played8 = _over8(played)
+        self._pub[_PLAYED : _PLAYED + NUM_RANKS] = played8
+        base8 = self._deck8 - played8  # a new array: observations of this step take it as it is
+        for rev in self._revealed8.values():
+            base8 -= rev
+        self._base8 = base8
 
     def _fold_events(self, events: list[dict[str, Any]]) -> None:
         """Add the new act events to the ``recent`` field, a ring of six slots (the oldest overwritten)."""
@@ -403,13 +457,13 @@ class StateTracker:
         for e in events[self._seen :]:
             if e["type"] != "act":
                 continue
-            takes_slot, row = _recent_row(e["action"])
+            takes_slot, row = _recent_seat_row(e["action"], e["seat"])
             if takes_slot:
                 head = (head - 1) % _RECENT
                 recent[head] = row
-            # else it joins the newest slot (encode_state's walk back from the newest event writes into
-            # that slot until a play, burn or pass takes it): its row is the present flag alone
-            recent[head, 15] = 1.0
-            recent[head, e["seat"]] = 1.0
+            else:  # it joins the newest slot (encode_state's walk back from the newest event writes into
+                # that slot until a play, burn or pass takes it): its row is the present flag alone
+                recent[head, 15] = 1.0
+                recent[head, e["seat"]] = 1.0
         self._head = head
         self._seen = len(events)
