@@ -4,6 +4,7 @@ PettingZoo's contract."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -174,3 +175,33 @@ def test_masks_of_a_lead_too_big_for_indices_are_set_and_cleared_block_by_block(
             del mask
         legal = e.infos[e.agent_selection]["legal_actions"]
         e.step(int(legal[rng.randrange(len(legal))]))
+
+
+def test_legal_index_arrays_are_kept_for_recurring_sets_in_a_bounded_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index arrays of answers and decisions are kept by their actions: a set seen again gives the
+    same read-only array, every array is the catalogue's indices of the legal set, and the cache is
+    emptied when it reaches INDEX_CACHE entries, so it never grows past it over many episodes."""
+    from gouji.env import core
+
+    monkeypatch.setattr(core, "INDEX_CACHE", 16)
+    e = raw_env("qingdao", seed=8)
+    cat = catalogue("qingdao")
+    rng = random.Random(8)
+    sizes: list[int] = []
+    shared = 0
+    for _ in range(3):
+        e.reset()
+        seen: dict[tuple[object, ...], np.ndarray] = {}
+        while e.game.to_act is not None:
+            legal = e.game.deal.legal_actions()
+            idx = e.infos[e.agent_selection]["legal_actions"]
+            assert np.array_equal(idx, cat.indices(legal)) and not idx.flags.writeable
+            if not legal.blocks:
+                key = tuple(legal.explicit)
+                shared += seen.get(key) is idx
+                seen[key] = idx
+            sizes.append(len(e.game._index_cache))
+            e.step(int(idx[rng.randrange(len(idx))]))
+    assert max(sizes) <= 16, "never past its bound"
+    assert any(b < a for a, b in itertools.pairwise(sizes)), "emptied when full"
+    assert shared > 0, "a recurring legal set got the kept array"
