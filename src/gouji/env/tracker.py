@@ -8,14 +8,16 @@ count, who is to act, the top play, one more event in the log — so a :class:`S
 - one **public vector** of the deal, in the frame of seat 0: every field of the state vector that does not
   depend on the observer (the seats' visible counts and statuses, the top play, the round, the phase, the
   recent plays, the rules), each group of fields rewritten only when the facts it encodes changed;
-- after it, per seat, a block of its own fields — hand, hand total, the unseen cards, its own card count —
-  rewritten when it is observed after its hand or the cards known to all changed.
+- after it, each seat's own fields — its hand, card count and unseen cards — each written from that
+  seat's hand and the public facts only: a hand when it changed, every seat's unseen cards (in one
+  operation) when a hand or the cards known to all changed.
 
 An observation is one gather of that vector into the observer's frame (seats relative to the observer, its
-own block in place of the hand fields: one fancy index, which also makes it a new array that nothing
-changes later).
+own fields in place of the hand fields: one fancy index, which also makes it a new array that nothing
+changes later).  A seat's own fields never reach another seat's observation.
 
-It reads only what ``Deal.view(seat)`` holds: the observer's own hand, other seats' card counts exactly
+A seat's observation is made only of what ``Deal.view(seat)`` holds: its own hand (each seat's hand is read
+into that seat's own fields alone), other seats' card counts exactly
 where the view shows them (``show_counts``, a revolutionary's open hand, 0 once out), hands laid open by a
 revolution, and the public facts of the deal and its log (for an act event the log shows every seat the
 same play, pass or decision; a 还贡's cards, hidden from others, are not read).  The tests compare its
@@ -58,15 +60,22 @@ _SEATS_AT, _TOP, _TOP_SEAT, _ROUND, _PHASE, _REC = (
     _O["recent"],
 )
 _NO_CARDS: F32 = np.zeros(NUM_RANKS, dtype=np.float32)
+_NO_CARDS_AT_ALL: F32 = np.zeros((SEATS, NUM_RANKS), dtype=np.float32)
+_EIGHTH = np.float32(0.125)
 assert _HAND == 0 and _PLAYED == _UNSEEN + NUM_RANKS and _TOP_SEAT == _TOP + 21  # runs written at once
 _STATUS_INDEX = features._STATUS_INDEX
 _PHASE_INDEX = features._PHASE_INDEX
 _OTHER_PHASE = len(features.PHASES)
 
 
-_OWN = _PLAYED + 2
-"""The size of a seat's own block after the public vector: its ``hand``, ``hand_total`` and ``unseen``
-fields, then its own count and "count hidden" flag (always 0) of relative seat 0."""
+_HANDS_AT = STATE_SIZE
+_UNSEEN_AT = _HANDS_AT + SEATS * NUM_RANKS
+_TOTALS_AT = _UNSEEN_AT + SEATS * NUM_RANKS
+_ZERO_AT = _TOTALS_AT + SEATS
+_VECTOR = _ZERO_AT + 1
+"""The tracker's vector: the public vector, then the seats' own fields — every seat's hand (counts over
+8), every seat's unseen cards, every seat's card count over 36 (its ``hand_total`` and its own count in
+``seats``), and a zero (its own "count hidden" flag)."""
 
 
 def _frame(me: int, head: int) -> npt.NDArray[np.intp]:
@@ -88,9 +97,10 @@ def _frame(me: int, head: int) -> npt.NDArray[np.intp]:
         src[at : at + _RECENT_FIELDS] = np.arange(ring, ring + _RECENT_FIELDS)
         for r in range(SEATS):
             src[at + r] = ring + (r + me) % SEATS
-    own = STATE_SIZE + me * _OWN
-    src[_HAND:_PLAYED] = np.arange(own, own + _PLAYED)
-    src[_SEATS_AT : _SEATS_AT + 2] = (own + _PLAYED, own + _PLAYED + 1)
+    src[_HAND : _HAND + NUM_RANKS] = np.arange(_HANDS_AT + me * NUM_RANKS, _HANDS_AT + (me + 1) * NUM_RANKS)
+    src[_UNSEEN : _UNSEEN + NUM_RANKS] = np.arange(_UNSEEN_AT + me * NUM_RANKS, _UNSEEN_AT + (me + 1) * NUM_RANKS)
+    src[_TOTAL] = src[_SEATS_AT] = _TOTALS_AT + me
+    src[_SEATS_AT + 1] = _ZERO_AT
     return src
 
 
@@ -175,7 +185,7 @@ def _top_row(top: Play, seat: int) -> F32:
 def _over8(counts: tuple[int, ...]) -> F32:
     """Counts over 8 (exact in float32)."""
     a: F32 = np.array(counts, dtype=np.float32)
-    a *= 0.125
+    a *= _EIGHTH
     return a
 
 
@@ -196,44 +206,41 @@ class StateTracker:
             self._start(deal)
         if len(deal.events) != self._events or deal.to_act != self._to_act:
             self._sync(deal)
-        hand = deal.hands[seat]
-        own = self._own[seat]
-        if own is None or own[1] is not self._base8 or own[0] != hand:
-            self._write_own(seat, hand, own)
         out: F32 = self._vec[_FRAMES[self._head][seat]]
         return out
 
-    # ------------------------------------------------------------------ the observer's own fields
+    # ------------------------------------------------------------------ the seats' own fields
 
-    def _write_own(self, seat: int, hand: list[int], own: tuple[list[int], F32] | None) -> None:
-        """Seat ``seat``'s own block: its hand fields (when the hand changed) and its unseen cards."""
-        block = self._blocks[seat]
-        hand8 = block[:NUM_RANKS]
-        if own is None or own[0] != hand:
-            n = sum(hand)
-            hand8[:] = hand
-            hand8 *= 0.125  # exact: counts over 8
-            block[_TOTAL] = block[_PLAYED] = n / 36
-            kept = hand.copy()
-        else:
-            kept = own[0]
-        base8 = self._base8
-        if self._revealed8:
-            rev = self._revealed8.get(seat)
-            if rev is not None:  # its own open hand is not "known from others": add it back
-                base8 = base8 + rev
-        unseen = block[_UNSEEN:_PLAYED]
-        np.subtract(base8, hand8, out=unseen)  # exact: counts over 8
-        np.maximum(unseen, _NO_CARDS, out=unseen)
-        self._own[seat] = (kept, self._base8)
+    def _write_hand(self, seat: int, hand: list[int]) -> None:
+        """Seat ``seat``'s hand fields and own count in its block (its unseen cards follow)."""
+        self._hands[seat] = hand.copy()
+        hand8 = self._hand8[seat]
+        hand8[:] = hand
+        hand8 *= _EIGHTH  # exact: counts over 8
+        self._vec[_TOTALS_AT + seat] = sum(hand) / 36
+
+    def _write_unseen(self) -> None:
+        """Every seat's unseen cards: the deck less the cards known to all and its own hand (all at once:
+        each row reads only its own seat's hand)."""
+        unseen = self._unseen
+        np.subtract(self._base8, self._hand8, out=unseen)  # exact: counts over 8
+        np.maximum(unseen, _NO_CARDS_AT_ALL, out=unseen)
+        for seat, rev in self._revealed8.items():  # its own open hand is not "known from others"
+            row = unseen[seat]
+            np.add(self._base8, rev, out=row)
+            row -= self._hand8[seat]
+            np.maximum(row, _NO_CARDS, out=row)
 
     # ------------------------------------------------------------------ the public vector
 
     def _start(self, deal: Deal) -> None:
         self._deal = deal
-        vec = self._vec = np.zeros(STATE_SIZE + SEATS * _OWN, dtype=np.float32)
+        vec = self._vec = np.zeros(_VECTOR, dtype=np.float32)
         pub = self._pub = vec[:STATE_SIZE]
-        self._blocks = [vec[STATE_SIZE + s * _OWN : STATE_SIZE + (s + 1) * _OWN] for s in range(SEATS)]
+        self._hand8 = vec[_HANDS_AT:_UNSEEN_AT].reshape(SEATS, NUM_RANKS)
+        self._unseen = vec[_UNSEEN_AT:_TOTALS_AT].reshape(SEATS, NUM_RANKS)
+        self._hands: list[list[int] | None] = [None] * SEATS
+        """Per seat: the hand its block was written from."""
         opts = deal.rules.to_dict()
         features._rules_into(pub, opts)
         self._deck8: F32 = (features._deck(opts) / 8).astype(np.float32)
@@ -257,8 +264,6 @@ class StateTracker:
         self._base8: F32 = self._deck8
         """The deck less the cards played and the open revolution hands, each count over 8: ``unseen``
         before the observer's own hand is taken away."""
-        self._own: list[tuple[list[int], F32] | None] = [None] * SEATS
-        """Per seat: its hand and the ``_base8`` its own block was written from (None: not yet)."""
 
     def _sync(self, deal: Deal) -> None:
         events = deal.events
@@ -331,10 +336,20 @@ class StateTracker:
             pub[_PHASE : _PHASE + 8] = 0.0
             pub[_PHASE + _PHASE_INDEX.get(phase, _OTHER_PHASE)] = 1.0
 
+        # the seats' own blocks: only the actor's hand can have changed (or any, see above)
+        hands, known = deal.hands, self._hands
+        changed = False
+        for s in (actor,) if actor >= 0 else range(SEATS):
+            if hands[s] != known[s]:
+                self._write_hand(s, hands[s])
+                changed = True
         played = deal.played_counts()
         revealed = deal.revealed
         if played != self._played or revealed != self._revealed:
             self._write_played(played, revealed)
+            changed = True
+        if changed:
+            self._write_unseen()
 
         if self._seen < len(events):
             self._fold_events(events)
