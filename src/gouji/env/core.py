@@ -170,22 +170,21 @@ class Episode:
                 pool[self._pool_next] = entry
                 self._pool_next = (self._pool_next + 1) % _POOL
         mask: np.ndarray[Any, np.dtype[np.int8]] = entry[0]
-        legal, idx = entry[1], entry[2]
-        if legal is not None:  # clear what it held
-            if idx is None:
-                self.catalogue.fill(mask, legal, 0)
+        legal = self.deal.legal_actions() if to_act else None
+        idx = self.legal_indices() if legal is not None and len(legal) <= _FILL_AT else None
+        if idx is not None and idx is entry[2]:  # the same kept index array: it holds these entries already
+            return mask
+        if entry[1] is not None:  # clear what it held
+            if entry[2] is None:
+                self.catalogue.fill(mask, entry[1], 0)
             else:
-                mask[idx] = 0
-        entry[1] = entry[2] = None
-        if to_act:
-            legal = self.deal.legal_actions()
-            if len(legal) > _FILL_AT:  # many leads: a block is one slice assignment, quicker than its indices
+                mask[entry[2]] = 0
+        if legal is not None:
+            if idx is None:  # many leads: a block is one slice assignment, quicker than its indices
                 self.catalogue.fill(mask, legal, 1)
             else:
-                idx = self.legal_indices()
                 mask[idx] = 1
-                entry[2] = idx
-            entry[1] = legal
+        entry[1], entry[2] = legal, idx
         return mask
 
     def legal_indices(self) -> np.ndarray[Any, np.dtype[np.int64]]:
