@@ -212,7 +212,7 @@ class StateTracker:
     # ------------------------------------------------------------------ the seats' own fields
 
     def _write_hand(self, seat: int, hand: list[int]) -> None:
-        """Seat ``seat``'s hand fields and own count in its block (its unseen cards follow)."""
+        """Seat ``seat``'s hand and card count among the own fields (its unseen cards: :meth:`_write_unseen`)."""
         self._hands[seat] = hand.copy()
         hand8 = self._hand8[seat]
         hand8[:] = hand
@@ -240,7 +240,7 @@ class StateTracker:
         self._hand8 = vec[_HANDS_AT:_UNSEEN_AT].reshape(SEATS, NUM_RANKS)
         self._unseen = vec[_UNSEEN_AT:_TOTALS_AT].reshape(SEATS, NUM_RANKS)
         self._hands: list[list[int] | None] = [None] * SEATS
-        """Per seat: the hand its block was written from."""
+        """Per seat: the hand its own fields were written from."""
         opts = deal.rules.to_dict()
         features._rules_into(pub, opts)
         self._deck8: F32 = (features._deck(opts) / 8).astype(np.float32)
@@ -336,7 +336,7 @@ class StateTracker:
             pub[_PHASE : _PHASE + 8] = 0.0
             pub[_PHASE + _PHASE_INDEX.get(phase, _OTHER_PHASE)] = 1.0
 
-        # the seats' own blocks: only the actor's hand can have changed (or any, see above)
+        # the seats' own fields: only the actor's hand can have changed (or any, see above)
         hands, known = deal.hands, self._hands
         changed = False
         for s in (actor,) if actor >= 0 else range(SEATS):
