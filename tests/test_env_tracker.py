@@ -205,3 +205,25 @@ def test_legal_index_arrays_are_kept_for_recurring_sets_in_a_bounded_cache(monke
     assert max(sizes) <= 16, "never past its bound"
     assert any(b < a for a, b in itertools.pairwise(sizes)), "emptied when full"
     assert shared > 0, "a recurring legal set got the kept array"
+
+
+def test_the_tracker_row_caches_stay_within_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows of recent plays (with and without their seat) and of top plays are cached across deals:
+    each cache is emptied when it reaches ROWS_KEPT, and the vectors stay right through the emptying."""
+    from gouji.env import tracker as t
+
+    monkeypatch.setattr(t, "ROWS_KEPT", 8)
+    caches = (t._ROW_CACHE, t._SEAT_ROWS, t._TOP_ROWS)
+    for c in caches:
+        c.clear()  # what earlier tests left
+    most = [0, 0, 0]
+    for seed in (2, 3):
+        deal = gouji.Deal.new("qingdao", seed=seed)
+        tracker = StateTracker()
+        rng = random.Random(seed)
+        while deal.to_act is not None:
+            s = deal.to_act
+            assert np.array_equal(tracker.observe(deal, s), encode_state(deal.view(s)))
+            most = [max(m, len(c)) for m, c in zip(most, caches, strict=True)]
+            deal.act(choose_action(deal, rng))
+    assert most == [8, 8, 8], "each cache filled up to its bound, and never past it"

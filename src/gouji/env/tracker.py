@@ -110,6 +110,9 @@ _ALL_SEATS = (1 << SEATS) - 1
 _CHANGED: list[tuple[int, ...]] = [tuple(s for s in range(SEATS) if b >> s & 1) for b in range(1 << SEATS)]
 """The seats of each seat mask."""
 
+ROWS_KEPT = 100_000
+"""The most rows each of the module's row caches (recent plays, top plays) keeps; full, it is emptied."""
+
 _ROW_CACHE: dict[str, tuple[bool, F32]] = {}
 
 
@@ -140,7 +143,7 @@ def _recent_row(text: str) -> tuple[bool, F32]:
             row[11] = q.size / 10
             row[12] = float(q.gouji)
             row[13] = float(burn)
-    if len(_ROW_CACHE) > 100_000:
+    if len(_ROW_CACHE) >= ROWS_KEPT:
         _ROW_CACHE.clear()
     got = _ROW_CACHE[text] = (takes_slot, row)
     return got
@@ -156,7 +159,7 @@ def _recent_seat_row(text: str, seat: int) -> tuple[bool, F32]:
         takes_slot, row = _recent_row(text)
         row = row.copy()
         row[seat] = 1.0
-        if len(_SEAT_ROWS) > 100_000:
+        if len(_SEAT_ROWS) >= ROWS_KEPT:
             _SEAT_ROWS.clear()
         got = _SEAT_ROWS[text, seat] = (takes_slot, row)
     return got
@@ -176,7 +179,7 @@ def _top_row(top: Play, seat: int) -> F32:
         features._play_into(row, 1, top)
         if 0 <= seat < SEATS:
             row[21 + seat] = 1.0
-        if len(_TOP_ROWS) > 100_000:
+        if len(_TOP_ROWS) >= ROWS_KEPT:
             _TOP_ROWS.clear()
         _TOP_ROWS[top, seat] = row
     return row
