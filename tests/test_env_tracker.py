@@ -4,6 +4,7 @@ PettingZoo's contract."""
 
 from __future__ import annotations
 
+import itertools
 import random
 
 import numpy as np
@@ -149,3 +150,80 @@ def test_recycled_masks_are_right_and_never_change_under_a_holder() -> None:
         assert np.array_equal(np.asarray(kept, dtype=np.int8), copy)
     assert len(e.game._mask_pool) <= 4 and held
     assert reused > 6 * step / 2, "most masks were recycled ones"
+
+
+def test_masks_of_a_lead_too_big_for_indices_are_set_and_cleared_block_by_block() -> None:
+    """A legal set above core._FILL_AT actions is written into a mask block by block (and cleared so when
+    the mask is recycled); smaller ones by their indices: both give exactly the legal set."""
+    from gouji.env.core import _FILL_AT
+
+    hands = ["DDDDXXXX" + "2" * 16 + "AAAAKKKKQQQQJJJJTTTT", "3", "4", "5", "6", "7"]
+    deal = gouji.Deal.from_hands(hands, "qingdao", leader=0)
+    assert len(deal.legal_actions()) > _FILL_AT
+    e = raw_env("qingdao", seed=2)
+    e.reset(options={"deal": deal})
+    cat = catalogue("qingdao")
+    rng = random.Random(2)
+    for _ in range(12):  # the big lead, then its mask recycled for the answers and the next leads
+        deal = e.game.deal
+        if deal.to_act is None:
+            break
+        for s in range(6):
+            mask = e.observe(f"seat_{s}")["action_mask"]
+            expected = cat.mask(deal.legal_actions()) if s == deal.to_act else np.zeros(cat.size, np.int8)
+            assert np.array_equal(mask, expected)
+            del mask
+        legal = e.infos[e.agent_selection]["legal_actions"]
+        e.step(int(legal[rng.randrange(len(legal))]))
+
+
+def test_legal_index_arrays_are_kept_for_recurring_sets_in_a_bounded_cache(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The index arrays of answers and decisions are kept by their actions: a set seen again gives the
+    same read-only array, every array is the catalogue's indices of the legal set, and the cache is
+    emptied when it reaches INDEX_CACHE entries, so it never grows past it over many episodes."""
+    from gouji.env import core
+
+    monkeypatch.setattr(core, "INDEX_CACHE", 16)
+    e = raw_env("qingdao", seed=8)
+    cat = catalogue("qingdao")
+    rng = random.Random(8)
+    sizes: list[int] = []
+    shared = 0
+    for _ in range(3):
+        e.reset()
+        seen: dict[tuple[object, ...], np.ndarray] = {}
+        while e.game.to_act is not None:
+            legal = e.game.deal.legal_actions()
+            idx = e.infos[e.agent_selection]["legal_actions"]
+            assert np.array_equal(idx, cat.indices(legal)) and not idx.flags.writeable
+            if not legal.blocks:
+                key = tuple(legal.explicit)
+                shared += seen.get(key) is idx
+                seen[key] = idx
+            sizes.append(len(e.game._index_cache))
+            e.step(int(idx[rng.randrange(len(idx))]))
+    assert max(sizes) <= 16, "never past its bound"
+    assert any(b < a for a, b in itertools.pairwise(sizes)), "emptied when full"
+    assert shared > 0, "a recurring legal set got the kept array"
+
+
+def test_the_tracker_row_caches_stay_within_their_bound(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows of recent plays (with and without their seat) and of top plays are cached across deals:
+    each cache is emptied when it reaches ROWS_KEPT, and the vectors stay right through the emptying."""
+    from gouji.env import tracker as t
+
+    monkeypatch.setattr(t, "ROWS_KEPT", 8)
+    caches = (t._ROW_CACHE, t._SEAT_ROWS, t._TOP_ROWS)
+    for c in caches:
+        c.clear()  # what earlier tests left
+    most = [0, 0, 0]
+    for seed in (2, 3):
+        deal = gouji.Deal.new("qingdao", seed=seed)
+        tracker = StateTracker()
+        rng = random.Random(seed)
+        while deal.to_act is not None:
+            s = deal.to_act
+            assert np.array_equal(tracker.observe(deal, s), encode_state(deal.view(s)))
+            most = [max(m, len(c)) for m, c in zip(most, caches, strict=True)]
+            deal.act(choose_action(deal, rng))
+    assert most == [8, 8, 8], "each cache filled up to its bound, and never past it"

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import ClassVar, overload
 
+from .cards import ACE, BIG, FOUR, SMALL, THREE, TWO
 from .plays import NO_RANK, InvalidPlay, Play, parse_play
 
 
@@ -129,9 +130,12 @@ class InvalidAction(ValueError):
     """Text that is not an action at all."""
 
 
+_ACTION_TYPES = (Play, Burn, Decision, Return)  # a tuple: quicker to check than a union built at each call
+
+
 def parse_action(text: str | Play | Burn | Decision | Return) -> Action:
     """Read an action from its text: a play (``"QQQ"``), ``"burn KKK"``, ``"pass"``, ``"yield"``, …"""
-    if isinstance(text, Play | Burn | Decision | Return):
+    if isinstance(text, _ACTION_TYPES):
         return text
     if not isinstance(text, str):
         raise InvalidAction(f"an action is text or an action object, not {type(text).__name__}")
@@ -198,7 +202,7 @@ class LegalActions(Sequence[Action]):
     def __init__(self, explicit: list[Action], blocks: list[_Block] | None = None) -> None:
         self._explicit = explicit
         self._blocks = blocks or []
-        self._len = len(explicit) + sum(b.size for b in self._blocks)
+        self._len = len(explicit) + sum([b.size for b in blocks]) if blocks else len(explicit)
 
     @classmethod
     def leads(
@@ -211,8 +215,6 @@ class LegalActions(Sequence[Action]):
         """Every lead from ``hand``: one natural rank (any count) with any 2s and jokers, 2s with any
         jokers, or jokers alone.  Without ``allow_threes`` no play holds a 3; with ``whole_fours`` the 4s
         go all together with nothing attached (4不拆不挂)."""
-        from .cards import ACE, BIG, FOUR, SMALL, THREE, TWO
-
         h2, hx, hd = hand[TWO], hand[SMALL], hand[BIG]
         blocks: list[_Block] = []
         for r in range(THREE if allow_threes else THREE + 1, ACE + 1):

@@ -39,6 +39,11 @@ Observation = dict[str, np.ndarray[Any, Any]]
 
 _REFCOUNT = getattr(sys, "getrefcount", None)  # CPython: masks are recycled only where it can tell
 _POOL = 4
+INDEX_CACHE = 4096
+"""The most legal sets whose index arrays an :class:`Episode` keeps (about 1 MB)."""
+_FILL_AT = 8000
+"""Legal sets larger than this are set in a mask block by block (:meth:`Catalogue.fill`), others by their
+indices: one fancy assignment costs about 1 ns an index, a block's slice assignment about 1 µs."""
 
 NO_INDICES: np.ndarray[Any, np.dtype[np.int64]] = np.zeros(0, dtype=np.int64)
 NO_INDICES.flags.writeable = False
@@ -85,6 +90,9 @@ class Episode:
         self._tracker = StateTracker()
         self._legal_of: LegalActions | None = None
         self._legal_idx = NO_INDICES
+        self._index_cache: dict[tuple[Any, ...], np.ndarray[Any, np.dtype[np.int64]]] = {}
+        """The read-only index arrays of legal sets listed one by one, by their actions (at most
+        :data:`INDEX_CACHE`, emptied when full)."""
         self._mask_pool: list[list[Any]] = []  # [mask, the legal actions set in it, or their indices]
         self._pool_next = 0
 
@@ -162,22 +170,21 @@ class Episode:
                 pool[self._pool_next] = entry
                 self._pool_next = (self._pool_next + 1) % _POOL
         mask: np.ndarray[Any, np.dtype[np.int8]] = entry[0]
-        legal, idx = entry[1], entry[2]
-        if legal is not None:  # clear what it held
-            if idx is None:
-                self.catalogue.fill(mask, legal, 0)
+        legal = self.deal.legal_actions() if to_act else None
+        idx = self.legal_indices() if legal is not None and len(legal) <= _FILL_AT else None
+        if idx is not None and idx is entry[2]:  # the same kept index array: it holds these entries already
+            return mask
+        if entry[1] is not None:  # clear what it held
+            if entry[2] is None:
+                self.catalogue.fill(mask, entry[1], 0)
             else:
-                mask[idx] = 0
-        entry[1] = entry[2] = None
-        if to_act:
-            legal = self.deal.legal_actions()
-            if legal.blocks:  # leads: a block is one slice assignment, quicker than its thousands of indices
+                mask[entry[2]] = 0
+        if legal is not None:
+            if idx is None:  # many leads: a block is one slice assignment, quicker than its indices
                 self.catalogue.fill(mask, legal, 1)
             else:
-                idx = self.legal_indices()
                 mask[idx] = 1
-                entry[2] = idx
-            entry[1] = legal
+        entry[1], entry[2] = legal, idx
         return mask
 
     def legal_indices(self) -> np.ndarray[Any, np.dtype[np.int64]]:
@@ -185,8 +192,19 @@ class Episode:
         ``Deal.legal_actions()`` (empty once the episode is over); a read-only array."""
         legal = self.deal.legal_actions()  # the same object until the deal changes
         if legal is not self._legal_of:
-            idx = self.catalogue.indices(legal)
-            idx.flags.writeable = False
+            if legal.blocks:  # leads: their indices are quick to gather, their key would not be
+                idx = self.catalogue.indices(legal)
+                idx.flags.writeable = False
+            else:  # answers and decisions recur (a lone pass most of all): their arrays are kept
+                key = tuple(legal.explicit)  # actions are interned: hashed and compared by identity
+                got = self._index_cache.get(key)
+                if got is None:
+                    got = self.catalogue.indices(legal)
+                    got.flags.writeable = False
+                    if len(self._index_cache) >= INDEX_CACHE:
+                        self._index_cache.clear()
+                    self._index_cache[key] = got
+                idx = got
             self._legal_of, self._legal_idx = legal, idx
         return self._legal_idx
 

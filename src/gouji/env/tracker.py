@@ -8,13 +8,16 @@ count, who is to act, the top play, one more event in the log — so a :class:`S
 - one **public vector** of the deal, in the frame of seat 0: every field of the state vector that does not
   depend on the observer (the seats' visible counts and statuses, the top play, the round, the phase, the
   recent plays, the rules), each group of fields rewritten only when the facts it encodes changed;
-- per seat, its own hand's fields, rewritten when its hand changed.
+- after it, each seat's own fields — its hand, card count and unseen cards — each written from that
+  seat's hand and the public facts only: a hand when it changed, every seat's unseen cards (in one
+  operation) when a hand or the cards known to all changed.
 
-An observation is the public vector gathered into the observer's frame (seats relative to the observer:
-one fancy index, which also makes it a new array that nothing changes later), then the observer's own
-fields written in: hand, hand total, the unseen cards, its own card count.
+An observation is one gather of that vector into the observer's frame (seats relative to the observer, its
+own fields in place of the hand fields: one fancy index, which also makes it a new array that nothing
+changes later).  A seat's own fields never reach another seat's observation.
 
-It reads only what ``Deal.view(seat)`` holds: the observer's own hand, other seats' card counts exactly
+A seat's observation is made only of what ``Deal.view(seat)`` holds: its own hand (each seat's hand is read
+into that seat's own fields alone), other seats' card counts exactly
 where the view shows them (``show_counts``, a revolutionary's open hand, 0 once out), hands laid open by a
 revolution, and the public facts of the deal and its log (for an act event the log shows every seat the
 same play, pass or decision; a 还贡's cards, hidden from others, are not read).  The tests compare its
@@ -22,9 +25,11 @@ vectors with ``encode_state(Deal.view(seat))`` at every step of whole deals on e
 two deals differing only in cards hidden from a seat give that seat the same vectors.
 
 Two shortcuts rest on the engine's rules of play: after a single action of the play phase only the acting
-seat's hand can have changed (its count alone is recounted), and after a pass no hand and no card played
-(nothing is recounted) — unless a seat's status changed, which recounts everything.  A rule that moved
-cards otherwise during play would need them revisited; the every-step comparison would show it.
+seat's hand can have changed (its count alone is recounted) — unless a seat's status changed, which
+recounts everything; and after a pass that appended no event but its own (no round ended, no burn ended)
+only the seat to act and the round's fields (who passed, the burn offer, the yield) can have changed, so
+nothing else is looked at.  A rule that moved cards or changed a seat's facts otherwise during play would
+need them revisited; the every-step comparison would show it.
 """
 
 from __future__ import annotations
@@ -54,15 +59,30 @@ _SEATS_AT, _TOP, _TOP_SEAT, _ROUND, _PHASE, _REC = (
     _O["phase"],
     _O["recent"],
 )
+_NO_CARDS: F32 = np.zeros(NUM_RANKS, dtype=np.float32)
+_NO_CARDS_AT_ALL: F32 = np.zeros((SEATS, NUM_RANKS), dtype=np.float32)
+_EIGHTH = np.float32(0.125)
+assert _HAND == 0 and _PLAYED == _UNSEEN + NUM_RANKS and _TOP_SEAT == _TOP + 21  # runs written at once
 _STATUS_INDEX = features._STATUS_INDEX
 _PHASE_INDEX = features._PHASE_INDEX
 _OTHER_PHASE = len(features.PHASES)
 
 
+_HANDS_AT = STATE_SIZE
+_UNSEEN_AT = _HANDS_AT + SEATS * NUM_RANKS
+_TOTALS_AT = _UNSEEN_AT + SEATS * NUM_RANKS
+_ZERO_AT = _TOTALS_AT + SEATS
+_VECTOR = _ZERO_AT + 1
+"""The tracker's vector: the public vector, then the seats' own fields — every seat's hand (counts over
+8), every seat's unseen cards, every seat's card count over 36 (its ``hand_total`` and its own count in
+``seats``), and a zero (its own "count hidden" flag)."""
+
+
 def _frame(me: int, head: int) -> npt.NDArray[np.intp]:
-    """The gather index taking the public vector (seat 0's frame, the recent plays in a ring whose
-    newest slot is ``head``) into seat ``me``'s frame: relative seat ``r`` of each seat-indexed field
-    comes from absolute seat ``(r + me) % 6``, recent slot ``n`` from ring slot ``(head + n) % 6``."""
+    """The gather index taking the tracker's vector (the public vector in seat 0's frame, the recent plays
+    in a ring whose newest slot is ``head``, then each seat's own block) into seat ``me``'s frame: relative
+    seat ``r`` of each seat-indexed field comes from absolute seat ``(r + me) % 6``, recent slot ``n``
+    from ring slot ``(head + n) % 6``, the observer's own fields from its block."""
     src = np.arange(STATE_SIZE, dtype=np.intp)
     for r in range(SEATS):
         a = (r + me) % SEATS
@@ -77,10 +97,21 @@ def _frame(me: int, head: int) -> npt.NDArray[np.intp]:
         src[at : at + _RECENT_FIELDS] = np.arange(ring, ring + _RECENT_FIELDS)
         for r in range(SEATS):
             src[at + r] = ring + (r + me) % SEATS
+    src[_HAND : _HAND + NUM_RANKS] = np.arange(_HANDS_AT + me * NUM_RANKS, _HANDS_AT + (me + 1) * NUM_RANKS)
+    src[_UNSEEN : _UNSEEN + NUM_RANKS] = np.arange(_UNSEEN_AT + me * NUM_RANKS, _UNSEEN_AT + (me + 1) * NUM_RANKS)
+    src[_TOTAL] = src[_SEATS_AT] = _TOTALS_AT + me
+    src[_SEATS_AT + 1] = _ZERO_AT
     return src
 
 
 _FRAMES = [[_frame(me, head) for me in range(SEATS)] for head in range(_RECENT)]
+
+_ALL_SEATS = (1 << SEATS) - 1
+_CHANGED: list[tuple[int, ...]] = [tuple(s for s in range(SEATS) if b >> s & 1) for b in range(1 << SEATS)]
+"""The seats of each seat mask."""
+
+ROWS_KEPT = 100_000
+"""The most rows each of the module's row caches (recent plays, top plays) keeps; full, it is emptied."""
 
 _ROW_CACHE: dict[str, tuple[bool, F32]] = {}
 
@@ -112,26 +143,53 @@ def _recent_row(text: str) -> tuple[bool, F32]:
             row[11] = q.size / 10
             row[12] = float(q.gouji)
             row[13] = float(burn)
-    if len(_ROW_CACHE) > 100_000:
+    if len(_ROW_CACHE) >= ROWS_KEPT:
         _ROW_CACHE.clear()
     got = _ROW_CACHE[text] = (takes_slot, row)
     return got
 
 
-_TOP_ROWS: dict[Play, F32] = {}
+_SEAT_ROWS: dict[tuple[str, int], tuple[bool, F32]] = {}
 
 
-def _top_row(top: Play) -> F32:
-    """The ``top`` field (21 numbers) of a play on the table."""
-    row = _TOP_ROWS.get(top)
+def _recent_seat_row(text: str, seat: int) -> tuple[bool, F32]:
+    """:func:`_recent_row` of an act event with its seat's flag set (seat 0's frame)."""
+    got = _SEAT_ROWS.get((text, seat))
+    if got is None:
+        takes_slot, row = _recent_row(text)
+        row = row.copy()
+        row[seat] = 1.0
+        if len(_SEAT_ROWS) >= ROWS_KEPT:
+            _SEAT_ROWS.clear()
+        got = _SEAT_ROWS[text, seat] = (takes_slot, row)
+    return got
+
+
+_TOP_ROWS: dict[tuple[Play, int], F32] = {}
+_NO_TOP: F32 = np.zeros(21 + SEATS, dtype=np.float32)
+
+
+def _top_row(top: Play, seat: int) -> F32:
+    """The ``top`` and ``top_seat`` fields (21 + 6 numbers, contiguous) of a play on the table, made by
+    ``seat`` (seat 0's frame; not a seat: no one-hot)."""
+    row = _TOP_ROWS.get((top, seat))
     if row is None:
-        row = np.zeros(21, dtype=np.float32)
+        row = np.zeros(21 + SEATS, dtype=np.float32)
         row[0] = 1.0
         features._play_into(row, 1, top)
-        if len(_TOP_ROWS) > 100_000:
+        if 0 <= seat < SEATS:
+            row[21 + seat] = 1.0
+        if len(_TOP_ROWS) >= ROWS_KEPT:
             _TOP_ROWS.clear()
-        _TOP_ROWS[top] = row
+        _TOP_ROWS[top, seat] = row
     return row
+
+
+def _over8(counts: tuple[int, ...]) -> F32:
+    """Counts over 8 (exact in float32)."""
+    a: F32 = np.array(counts, dtype=np.float32)
+    a *= _EIGHTH
+    return a
 
 
 class StateTracker:
@@ -144,7 +202,6 @@ class StateTracker:
 
     def __init__(self) -> None:
         self._deal: Deal | None = None
-        self._pub: F32 = np.zeros(STATE_SIZE, dtype=np.float32)
 
     def observe(self, deal: Deal, seat: int) -> F32:
         """Seat ``seat``'s state vector (a new array: later steps do not change it)."""
@@ -152,38 +209,44 @@ class StateTracker:
             self._start(deal)
         if len(deal.events) != self._events or deal.to_act != self._to_act:
             self._sync(deal)
-        out: F32 = self._pub[_FRAMES[self._head][seat]]
-        hand = deal.hands[seat]
-        own = self._own[seat]
-        if own is None or own[0] != hand:
-            own = self._own[seat] = (hand.copy(), self._hand_fields(hand), sum(hand))
-        out[_HAND:_UNSEEN] = own[1]
-        out[_SEATS_AT] = own[2] / 36
-        out[_SEATS_AT + 1] = 0.0
-        base = self._base
-        rev = self._revealed_counts.get(seat)
-        if rev is not None:  # its own open hand is not "known from others": add it back
-            base = [b + r for b, r in zip(base, rev, strict=True)]
-        out[_UNSEEN : _UNSEEN + NUM_RANKS] = [(b - h) / 8 if b > h else 0.0 for b, h in zip(base, hand, strict=True)]
+        out: F32 = self._vec[_FRAMES[self._head][seat]]
         return out
 
-    # ------------------------------------------------------------------ the observer's own fields
+    # ------------------------------------------------------------------ the seats' own fields
 
-    @staticmethod
-    def _hand_fields(hand: list[int]) -> F32:
-        """The ``hand`` and ``hand_total`` fields of a hand (contiguous)."""
-        vals = [h / 8 for h in hand]
-        vals.append(sum(hand) / 36)
-        return np.array(vals, dtype=np.float32)
+    def _write_hand(self, seat: int, hand: list[int]) -> None:
+        """Seat ``seat``'s hand and card count among the own fields (its unseen cards: :meth:`_write_unseen`)."""
+        self._hands[seat] = hand.copy()
+        hand8 = self._hand8[seat]
+        hand8[:] = hand
+        hand8 *= _EIGHTH  # exact: counts over 8
+        self._vec[_TOTALS_AT + seat] = sum(hand) / 36
+
+    def _write_unseen(self) -> None:
+        """Every seat's unseen cards: the deck less the cards known to all and its own hand (all at once:
+        each row reads only its own seat's hand)."""
+        unseen = self._unseen
+        np.subtract(self._base8, self._hand8, out=unseen)  # exact: counts over 8
+        np.maximum(unseen, _NO_CARDS_AT_ALL, out=unseen)
+        for seat, rev in self._revealed8.items():  # its own open hand is not "known from others"
+            row = unseen[seat]
+            np.add(self._base8, rev, out=row)
+            row -= self._hand8[seat]
+            np.maximum(row, _NO_CARDS, out=row)
 
     # ------------------------------------------------------------------ the public vector
 
     def _start(self, deal: Deal) -> None:
         self._deal = deal
-        pub = self._pub = np.zeros(STATE_SIZE, dtype=np.float32)
+        vec = self._vec = np.zeros(_VECTOR, dtype=np.float32)
+        pub = self._pub = vec[:STATE_SIZE]
+        self._hand8 = vec[_HANDS_AT:_UNSEEN_AT].reshape(SEATS, NUM_RANKS)
+        self._unseen = vec[_UNSEEN_AT:_TOTALS_AT].reshape(SEATS, NUM_RANKS)
+        self._hands: list[list[int] | None] = [None] * SEATS
+        """Per seat: the hand its own fields were written from."""
         opts = deal.rules.to_dict()
         features._rules_into(pub, opts)
-        self._deck = [int(c) for c in features._deck(opts)]
+        self._deck8: F32 = (features._deck(opts) / 8).astype(np.float32)
         self._show = deal.rules.show_counts
         self._recent = pub[_REC : _REC + _RECENT * _RECENT_FIELDS].reshape(_RECENT, _RECENT_FIELDS)
         self._events = -1
@@ -194,40 +257,40 @@ class StateTracker:
         self._slow_rows: list[Any] = [None] * SEATS  # per seat, the facts its slow fields were written from
         self._counts: list[int | None] = [-1] * SEATS
         self._top: Any = (-1, -1)
-        self._passed = -1
+        self._passed = 0  # as the zeros of the new vector say
         self._round: Any = None
         self._phase: Any = None
         self._played: Any = None
         self._revealed: dict[int, str] | None = None
-        self._revealed_counts: dict[int, tuple[int, ...]] = {}
-        self._base: list[int] = []
-        """The deck less the cards played and the open revolution hands: ``unseen`` before the observer's
-        own hand is taken away; a new list whenever it changes."""
-        self._own: list[tuple[list[int], F32, int] | None] = [None] * SEATS
-        """Per seat: its hand when last observed, that hand's fields and its card count."""
+        self._revealed8: dict[int, F32] = {}
+        """The open revolution hands by seat, each count over 8."""
+        self._base8: F32 = self._deck8
+        """The deck less the cards played and the open revolution hands, each count over 8: ``unseen``
+        before the observer's own hand is taken away."""
 
     def _sync(self, deal: Deal) -> None:
-        pub = self._pub
         events = deal.events
         # one action in the play phase since the last look: only its seat's hand (and count) can have
-        # changed, and nothing at all after a pass
+        # changed; after a pass alone, only the round's fields and the seat to act
         actor = -1
-        passed_only = False
         if len(events) == self._events + 1 and self._phase == PLAY and deal.phase == PLAY:
             last = events[-1]
             if last["type"] == "act":
+                if last["action"] == "pass":
+                    self._events = len(events)
+                    self._sync_round(deal)
+                    self._fold_events(events)
+                    return
                 actor = last["seat"]
-                passed_only = last["action"] == "pass"
         self._events = len(events)
+        pub = self._pub
         rd = deal.round
-        status = deal.status
 
         # per seat: status, opened, forfeited, declared, headless, 要头, burning, place (rarely change)
-        places = deal.places
         burner = deal.burner
         slow = [
             deal.phase,
-            status,
+            deal.status,
             deal.opened,
             deal.forfeited,
             deal.declared,
@@ -235,19 +298,22 @@ class StateTracker:
             deal.yaotou_left,
             deal.yaotou_choice,
             burner,
-            places,
+            deal.places,
         ]
         if slow != self._slow:  # compares the lists and the dict by content, against copies
             self._slow = [x.copy() if isinstance(x, list | dict) else x for x in slow]
             self._write_slow(deal, burner)
-            passed_only, actor = False, -1  # a status changed: count everything again
+            actor = -1  # a status changed: count everything again
 
         # the visible card counts: a seat's count is read only where the view shows it
-        if passed_only:
+        if actor >= 0:
+            c = self._visible_count(deal, actor)
+            if c != self._counts[actor]:
+                self._counts[actor] = c
+                o = _SEATS_AT + actor * _SEAT
+                pub[o] = c / 36 if c is not None else 0.0
+                pub[o + 1] = 1.0 if c is None else 0.0
             counts = self._counts
-        elif actor >= 0:
-            counts = self._counts.copy()
-            counts[actor] = self._visible_count(deal, actor)
         else:
             counts = self._visible_counts(deal)
         if counts is not self._counts and counts != self._counts:
@@ -260,6 +326,41 @@ class StateTracker:
                     pub[o + 1] = 1.0 if c is None else 0.0
             self._counts = counts
 
+        top = rd.top
+        top_key = (top, rd.top_seat if top is not None else None)
+        if top_key != self._top:
+            self._write_top(top_key)
+
+        self._sync_round(deal)
+
+        phase = deal.phase
+        if phase != self._phase:
+            self._phase = phase
+            pub[_PHASE : _PHASE + 8] = 0.0
+            pub[_PHASE + _PHASE_INDEX.get(phase, _OTHER_PHASE)] = 1.0
+
+        # the seats' own fields: only the actor's hand can have changed (or any, see above)
+        hands, known = deal.hands, self._hands
+        changed = False
+        for s in (actor,) if actor >= 0 else range(SEATS):
+            if hands[s] != known[s]:
+                self._write_hand(s, hands[s])
+                changed = True
+        played = deal.played_counts()
+        revealed = deal.revealed
+        if played != self._played or revealed != self._revealed:
+            self._write_played(played, revealed)
+            changed = True
+        if changed:
+            self._write_unseen()
+
+        if self._seen < len(events):
+            self._fold_events(events)
+
+    def _sync_round(self, deal: Deal) -> None:
+        """The fields a pass may change: the seat to act, who passed, the burn offer and the yield."""
+        pub = self._pub
+        rd = deal.round
         to_act = deal.to_act
         if to_act != self._to_act:
             old_to_act = self._to_act
@@ -269,15 +370,11 @@ class StateTracker:
                 pub[_SEATS_AT + to_act * _SEAT + 13] = 1.0
             self._to_act = to_act
 
-        top = rd.top
-        top_key = (top, rd.top_seat if top is not None else None)
-        if top_key != self._top:
-            self._write_top(top_key)
-
         passed = rd.passed | rd.passed_top
         if passed != self._passed:
+            changed = passed ^ self._passed
             self._passed = passed
-            for s in range(SEATS):
+            for s in _CHANGED[changed & _ALL_SEATS]:
                 pub[_SEATS_AT + s * _SEAT + 15] = float(passed >> s & 1)
 
         yielder = rd.yielder
@@ -291,21 +388,6 @@ class StateTracker:
             pub[_ROUND + 7] = float(bool(rd.after_yield))
             pub[_ROUND + 8] = float(bool(deal.ffa))
             pub[_ROUND + 9] = rnd[4] / 6
-
-        phase = deal.phase
-        if phase != self._phase:
-            self._phase = phase
-            pub[_PHASE : _PHASE + 8] = 0.0
-            pub[_PHASE + _PHASE_INDEX.get(phase, _OTHER_PHASE)] = 1.0
-
-        if not passed_only:
-            played = deal.played_counts()
-            revealed = deal.revealed
-            if played != self._played or revealed != self._revealed:
-                self._write_played(played, revealed)
-
-        if self._seen < len(events):
-            self._fold_events(events)
 
     def _visible_counts(self, deal: Deal) -> list[int | None]:
         """Each seat's card count as the public sees it (``Deal.view``'s rule; None when hidden)."""
@@ -363,30 +445,28 @@ class StateTracker:
     def _write_top(self, top_key: Any) -> None:
         pub = self._pub
         old_seat = self._top[1]
-        if isinstance(old_seat, int) and old_seat >= 0:
+        if isinstance(old_seat, int) and 0 <= old_seat < SEATS:
             pub[_SEATS_AT + old_seat * _SEAT + 14] = 0.0
         top, seat = top_key
-        pub[_TOP_SEAT : _TOP_SEAT + SEATS] = 0.0
         if top is not None:
-            pub[_TOP : _TOP + 21] = _top_row(top)
-            if isinstance(seat, int):
-                pub[_TOP_SEAT + seat] = 1.0
+            pub[_TOP : _TOP_SEAT + SEATS] = _top_row(top, seat if isinstance(seat, int) else -1)
+            if isinstance(seat, int) and 0 <= seat < SEATS:
+                pub[_SEATS_AT + seat * _SEAT + 14] = 1.0
         else:
-            pub[_TOP : _TOP + 21] = 0.0
-        if isinstance(seat, int):
-            pub[_SEATS_AT + seat * _SEAT + 14] = 1.0
+            pub[_TOP : _TOP_SEAT + SEATS] = _NO_TOP
         self._top = top_key
 
     def _write_played(self, played: tuple[int, ...], revealed: dict[int, str]) -> None:
         self._played = played
         if revealed != self._revealed:
             self._revealed = dict(revealed)
-            self._revealed_counts = {s: parse_counts(text) for s, text in revealed.items() if text}
-        self._pub[_PLAYED : _PLAYED + NUM_RANKS] = [c / 8 for c in played]
-        base = [d - p for d, p in zip(self._deck, played, strict=True)]
-        for rev in self._revealed_counts.values():
-            base = [b - r for b, r in zip(base, rev, strict=True)]
-        self._base = base
+            self._revealed8 = {s: _over8(parse_counts(text)) for s, text in revealed.items() if text}
+        played8 = _over8(played)
+        self._pub[_PLAYED : _PLAYED + NUM_RANKS] = played8
+        base8 = self._deck8 - played8  # a new array: observations of this step take it as it is
+        for rev in self._revealed8.values():
+            base8 -= rev
+        self._base8 = base8
 
     def _fold_events(self, events: list[dict[str, Any]]) -> None:
         """Add the new act events to the ``recent`` field, a ring of six slots (the oldest overwritten)."""
@@ -395,13 +475,13 @@ class StateTracker:
         for e in events[self._seen :]:
             if e["type"] != "act":
                 continue
-            takes_slot, row = _recent_row(e["action"])
+            takes_slot, row = _recent_seat_row(e["action"], e["seat"])
             if takes_slot:
                 head = (head - 1) % _RECENT
                 recent[head] = row
-            # else it joins the newest slot (encode_state's walk back from the newest event writes into
-            # that slot until a play, burn or pass takes it): its row is the present flag alone
-            recent[head, 15] = 1.0
-            recent[head, e["seat"]] = 1.0
+            else:  # it joins the newest slot (encode_state's walk back from the newest event writes into
+                # that slot until a play, burn or pass takes it): its row is the present flag alone
+                recent[head, 15] = 1.0
+                recent[head, e["seat"]] = 1.0
         self._head = head
         self._seen = len(events)
