@@ -480,6 +480,15 @@ def test_on_a_phone(browser: Any, server: LiveServer) -> None:
         for sel in (".hand .group", ".actions .btn", ".felt .seat"):
             for box in page.eval_on_selector_all(sel, "els => els.map(e => e.getBoundingClientRect().toJSON())"):
                 assert box["x"] >= -1 and box["x"] + box["width"] <= width + 1, (sel, box)
+        # the selection's count badge on the group nearest the right edge stays on the screen too
+        groups = page.query_selector_all(".hand .group")
+        right = max(groups, key=lambda g: g.bounding_box()["x"] + g.bounding_box()["width"])
+        if right.get_attribute("data-sel") in (None, "0"):
+            right.tap()
+        badge = page.eval_on_selector_all(".hand .group .sel-n", "els => els.map(e => e.getBoundingClientRect().right)")
+        assert badge and max(badge) <= width, badge
+        assert page.evaluate("document.documentElement.scrollWidth") <= width
+        page.click("#btn-clear")
         group = page.query_selector(".hand .group")
         rank = group.get_attribute("data-rank")
         group.tap()
