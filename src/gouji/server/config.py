@@ -19,6 +19,11 @@ MAX_NICKNAME = 24
 MAX_SET_LENGTH = 20
 
 
+def new_seed() -> int:
+    """A new table's seed: unpredictable, and never sent to anyone."""
+    return secrets.randbelow(2**63)
+
+
 def valid_nickname(value: Any) -> str:
     """A nickname: 1-24 printable characters after trimming; raises :class:`RequestError`."""
     if not isinstance(value, str):
@@ -163,7 +168,7 @@ def parse_table_request(
     config = TableConfig(
         preset=preset,
         rules=rules.to_dict(),
-        seed=secrets.randbelow(2**63),
+        seed=new_seed(),
         set_length=set_length,
         turn_seconds=turn_seconds,
         bot_delay=bot_delay,
