@@ -321,9 +321,12 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
     opened = time.monotonic()
     try:
         while not conn.dropped and not sender.done():
-            timeout = None if conn.ready else max(0.0, lim.hello_seconds - (time.monotonic() - opened))
             try:
-                message = await asyncio.wait_for(ws.receive(), timeout)
+                if conn.ready:  # (no timer to wrap the receive in: a message per move goes through here)
+                    message = await ws.receive()
+                else:
+                    left = max(0.0, lim.hello_seconds - (time.monotonic() - opened))
+                    message = await asyncio.wait_for(ws.receive(), left)
             except TimeoutError:
                 conn.send(P.error_frame(P.HELLO_FIRST, "say hello first", None))
                 break
