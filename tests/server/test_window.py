@@ -262,3 +262,44 @@ def test_a_timeout_in_a_burn_window_declines_and_puts_the_seat_on_auto() -> None
         assert room.seats[2].auto and room.seats[5].auto and not room.seats[4].auto
 
     _run(run())
+
+
+def test_answers_to_a_revolution_voided_by_it_are_not_fed_to_the_next_question() -> None:
+    """Two revolutions void the deal and it is dealt again: the window's later answers (a seat's forced
+    ``pass``) answered the revolution, not what the new deal asks — here seat 5's 还贡, the first question
+    after the redeal, which seat 5 must be asked itself (it was once played for it as a 'refused answer')."""
+
+    async def run() -> None:
+        rules = gouji.RuleSet.preset("qingdao").replace(bie_san=False)
+        room = _room("qingdao", 1, (None,) * 6)
+        payment = gouji.tribute.Payment("luo", 2, 5, 1, returned=True)
+        hands = ["23T", "23J", "22Q", "55", "66", "23K"]  # seats 3 and 4 hold no joker and no 2: they may revolt
+        deal = gouji.Deal.from_hands(hands, rules, 0, setup=True, seed=2, tribute=[payment])
+        room.match.deals[-1] = deal
+        conns = []
+        for s in range(6):
+            room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"token-{s}")})
+            c = Connection(limit=10_000)
+            room.attach(c, s, token_hash(f"token-{s}"))
+            conns.append(c)
+        room.commit("start")
+
+        def act(seat: int, action: str) -> None:
+            f = _latest(conns[seat])
+            assert f is not None and f["turn"]["seat"] == seat and "legal_count" in f["turn"], f and f["turn"]
+            room.intent(conns[seat], P.ClientMessage("act", token=f"token-{seat}", action=action, state=f["state"]))
+
+        assert [e["action"] for e in deal.events if e["type"] == "act"] == ["return 2"]  # its one answer: given
+        assert room.window is not None and room.window.kind == "revolution"
+        assert room.window.seats == [0, 1, 2, 3, 4, 5] and room.window.asked == {3, 4}
+        act(3, "revolt")
+        act(4, "revolt")  # the second revolution: the deal is void and dealt again
+        await asyncio.sleep(0)
+        voided = next(i for i, e in enumerate(deal.events) if e["type"] == "void")
+        assert [e for e in deal.events[voided:] if e["type"] == "act"] == []  # seat 5's pass went nowhere
+        assert deal.phase == "tribute_return" and deal.window() == [5]
+        assert room.window is not None and room.window.asked == {5}  # seat 5 is asked its 还贡 now
+        f = _latest(conns[5])
+        assert f is not None and f["turn"]["seat"] == 5 and f["turn"]["kind"] == "turn"
+
+    _run(run())

@@ -638,7 +638,7 @@ class Room:
         loop = asyncio.get_running_loop()
         now = loop.time()
         mask = self.config.bot_delay
-        w = Window(key, window_kind(deal), deal.window(), now, now + mask)
+        w = Window(key, window_kind(deal), deal.window(), now, now + mask, deal.phase, len(deal.events))
         for s in w.seats:
             legal = deal.legal_actions_of(s)
             seat = self.seats[s]
@@ -739,6 +739,8 @@ class Room:
                 deal = self.match.current
                 if len(self.match.deals) - 1 != w.key[0] or deal.window() != w.seats[i:]:
                     break  # an answer ended the event: the rest are void
+                if i and (deal.phase != w.phase or any(e["type"] == "void" for e in deal.events[w.events_at :])):
+                    break  # the deal was voided (a second revolution) and dealt again: a new event asks the rest
                 action, by = w.answers[s]
                 try:
                     self.commit("act", s, {"action": action, "by": by})

@@ -40,6 +40,10 @@ class Window:
     """Loop time when it opened."""
     until: float
     """Loop time before which it does not resolve (the masking time)."""
+    phase: str = ""
+    """The deal's phase when it opened."""
+    events_at: int = 0
+    """How many events the deal had when it opened: a ``void`` after them ends the event asked about."""
     answers: dict[int, tuple[str, str]] = field(default_factory=dict)
     """seat → (action text, by: ``forced``, ``bot``, ``auto``, ``player`` or ``timeout``)."""
     asked: set[int] = field(default_factory=set)
