@@ -75,7 +75,7 @@ class EventRow(Base):
     __table_args__ = (UniqueConstraint("table_id", "state", name="uq_table_events_state"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))  # (found through uq_table_events_state)
     state: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(16))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -278,6 +278,7 @@ class Store:
         if dialect.paramstyle not in ("qmark", "format", "pyformat"):  # pragma: no cover - SQLite and psycopg
             raise ValueError(f"unsupported database driver parameter style {dialect.paramstyle!r}")
         self._mark = "?" if dialect.paramstyle == "qmark" else "%s"
+        self._sqlite = dialect.name == "sqlite"
         columns = EventRow.__table__.c
         # SQLite's JSON type serialises in Python; psycopg's leaves it to the driver, which takes a JSON text too
         self._bind_data = columns.data.type.bind_processor(dialect) or dumps_json
@@ -375,6 +376,7 @@ class Store:
         the session's and the engine's bookkeeping, which held the interpreter lock for longer than the
         statements.  A connection whose transaction failed is discarded (the pool opens a new one)."""
         dbapi = self.engine.raw_connection()
+        sql: str | None = None
         try:
             cur = dbapi.cursor()
             try:
@@ -383,14 +385,19 @@ class Store:
             finally:
                 cur.close()
             dbapi.commit()
-        except BaseException:
+        except BaseException as e:
             dbapi.invalidate()
+            base = self.engine.dialect.loaded_dbapi.Error
+            if isinstance(e, base):  # the driver's error as SQLAlchemy's (IntegrityError, OperationalError, …)
+                raise DBAPIError.instance(sql, None, e, base, hide_parameters=True, dialect=self.engine.dialect) from e
             raise
         finally:
             dbapi.close()
 
     def _event_statements(self, batch: Sequence[EventOp]) -> list[tuple[str, tuple[Any, ...]]]:
-        at = self._bind_at(_now()) if self._bind_at is not None else _now()
+        at: Any = self._bind_at(_now()) if self._bind_at is not None else _now()
+        if self._sqlite and isinstance(at, dt.datetime):
+            at = at.isoformat(" ")  # what the sqlite3 module's adapter writes, once a group rather than a row
         bind_data = self._bind_data
         params: list[Any] = []
         for t, n, k, seat, d in batch:
