@@ -61,6 +61,19 @@ def _latest(conn: Connection) -> dict[str, Any] | None:
     return frame
 
 
+def _six_people_at(room: Room, deal: gouji.Deal) -> list[Connection]:
+    """Play ``deal`` at ``room`` with a person at every seat (token ``token-<seat>``): their connections."""
+    room.match.deals[-1] = deal
+    conns = []
+    for s in range(6):
+        room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"token-{s}")})
+        c = Connection(limit=10_000)
+        room.attach(c, s, token_hash(f"token-{s}"))
+        conns.append(c)
+    room.commit("start")
+    return conns
+
+
 async def _six_people(
     preset: str, seed: int, bots: tuple[str | None, ...] = (None,) * 6, frames: list[dict[str, Any]] | None = None
 ) -> tuple[Room, list[dict[str, Any]], int]:
@@ -135,14 +148,7 @@ def test_the_seats_of_a_burn_offer_are_asked_at_once_and_the_others_learn_nothin
         hands = ["QQQ5553", "9996", "KKKX8873", "8863", "7763", "AAAX7743"]
         room = _room("qingdao", 1, (None,) * 6)
         deal = gouji.Deal.from_hands(hands, "qingdao", leader=0)
-        room.match.deals[-1] = deal
-        conns = []
-        for s in range(6):
-            room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"token-{s}")})
-            c = Connection(limit=10_000)
-            room.attach(c, s, token_hash(f"token-{s}"))
-            conns.append(c)
-        room.commit("start")
+        conns = _six_people_at(room, deal)
         f0 = _latest(conns[0])
         assert f0 is not None and f0["turn"]["legal_count"] > 1
         room.intent(conns[0], P.ClientMessage("act", token="token-0", action="QQQ", state=f0["state"]))
@@ -275,14 +281,7 @@ def test_answers_to_a_revolution_voided_by_it_are_not_fed_to_the_next_question()
         payment = gouji.tribute.Payment("luo", 2, 5, 1, returned=True)
         hands = ["23T", "23J", "22Q", "55", "66", "23K"]  # seats 3 and 4 hold no joker and no 2: they may revolt
         deal = gouji.Deal.from_hands(hands, rules, 0, setup=True, seed=2, tribute=[payment])
-        room.match.deals[-1] = deal
-        conns = []
-        for s in range(6):
-            room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"token-{s}")})
-            c = Connection(limit=10_000)
-            room.attach(c, s, token_hash(f"token-{s}"))
-            conns.append(c)
-        room.commit("start")
+        conns = _six_people_at(room, deal)
 
         def act(seat: int, action: str) -> None:
             f = _latest(conns[seat])
