@@ -16,6 +16,8 @@ import threading
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
+import pytest
+
 import gouji
 from gouji.bots.heuristic import HeuristicBot
 from gouji.server import protocol as P
@@ -302,3 +304,28 @@ def test_answers_to_a_revolution_voided_by_it_are_not_fed_to_the_next_question()
         assert f is not None and f["turn"]["seat"] == 5 and f["turn"]["kind"] == "turn"
 
     _run(run())
+
+
+def test_a_window_with_its_answers_given_past_the_fold_limit_resolves_through_its_task(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Windows whose answers are all given resolve at once, FOLD_LIMIT in a row; the next one goes through
+    the window's task.  It once got none (nothing to think, no timer, no masking time) and the table stopped
+    for good — a bot table after a run of 要不起, here at every such window with the limit at 0."""
+    import gouji.server.table as table_module
+
+    monkeypatch.setattr(table_module, "FOLD_LIMIT", 0)
+
+    async def run() -> Room:
+        room = _room("qingdao", 3, ("random",) * 6)
+        room.commit("start")
+        for _ in range(2000):
+            if room.status == "over":
+                break
+            await asyncio.sleep(0.001)
+        return room
+
+    room = _run(run())
+    assert room.status == "over"
+    forced = [t for t in room.timings if not t[3]]  # windows where no seat had a choice
+    assert forced  # (resolved through their tasks: the fold limit let none resolve at once)

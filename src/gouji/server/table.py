@@ -672,7 +672,8 @@ class Room:
                 self._folding -= 1
             return
         self._timer_key = ("window", key)
-        if w.thinking or w.deadline is not None or w.until > now:
+        if w.thinking or w.deadline is not None or w.until > now or w.complete:
+            # (complete: its answers are given but FOLD_LIMIT windows were resolved at once already)
             self._timer = loop.create_task(self._run_window(w))
         # else the window waits for its people's answers alone, with nothing to time: the last one resolves it
 
