@@ -48,9 +48,10 @@ class WeakIntern(Generic[K, V]):
     The engine's actions are interned — the same play is the same object, which equality and the legal
     lists rely on — but a strong cache would keep every play any table (or any client's text) ever made:
     memory that grows with each finished table.  Here an object lives as long as a deal, a legal list or a
-    bot holds it, or while it is one of the ``keep`` made last (so the plays a hand's legal list makes
-    again and again are not made anew each time); then it is freed, and the next one made for its key is
-    the interned one.  So the cache holds at most ``keep`` objects of its own, whatever was played."""
+    bot holds it, or while it is among the last ``keep`` made or given out (so the plays the tables' legal
+    lists make again and again are not made anew each time); then it is freed, and the next one made for
+    its key is the interned one.  So the cache holds at most ``keep`` objects of its own, whatever was
+    played.  (:meth:`Play.of` counts a play given out as recent; :meth:`get` does not.)"""
 
     __slots__ = ("lock", "recent", "refs")
 
@@ -123,7 +124,7 @@ class Play:
         "x",
     )
 
-    _cache: ClassVar[WeakIntern[tuple[int, int, int, int, int], Play]] = WeakIntern(keep=1024)
+    _cache: ClassVar[WeakIntern[tuple[int, int, int, int, int], Play]] = WeakIntern(keep=16384)
 
     rank: int
     k: int
@@ -153,6 +154,7 @@ class Play:
         if ref is not None:
             play = ref()
             if play is not None:
+                cls._cache.recent.append(play)  # kept among the recent ones as long as it is in use
                 return play
         return cls._cache.add(key, cls._make(rank, k, t, x, d))
 
