@@ -15,9 +15,9 @@ comes first, and prints moves per second, the 50th/95th/99th percentile latency,
 server and of the clients.  The server sends a change only once it is stored, so at the end every state
 number a client saw must be in the database: with ``--kill`` each run ends with ``kill -9`` of the server
 while every table has moves in flight, and the benchmark counts the state numbers the clients saw that the
-database does not have (lost moves: the promise is 0).  ``--memory N`` plays N tables of six bots to the
-end in process and prints the traced memory per finished table while the lobby holds it and after it lets
-it go.
+database does not have (lost moves: the promise is 0).  ``--memory N`` plays rounds of N tables of six bots
+to the end in process and prints the traced memory per finished table of each round while the lobby holds
+it and after it lets it go (the steady-state growth, after a first round).
 
     .venv/bin/python benchmarks/bench_server.py [--tables 100] [--seconds 30] [--moves 200000]
         [--think 0 0.2] [--postgres URL] [--kill] [--memory 100] [--json]
@@ -48,7 +48,7 @@ import httpx
 import orjson
 import sqlalchemy as sa
 from websockets.client import ClientProtocol
-from websockets.frames import Frame, Opcode
+from websockets.frames import Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
 
@@ -81,10 +81,11 @@ class Stats:
 
 
 class Player(asyncio.Protocol):
-    """One seat's client bot: a WebSocket connection driven by the websockets library's sans-I/O protocol on
-    an asyncio transport.  Frames are handled as they arrive, without a task, queue or timeout per frame, so
-    the load generator costs the machine (whose two cores it shares with the server) as little as a Python
-    client can, and the figures measure the server rather than its clients."""
+    """One seat's client bot: a WebSocket connection on an asyncio transport — the handshake and the frames
+    it sends by the websockets library's sans-I/O protocol, the frames it receives read as they arrive (by
+    :meth:`_frames_received`), without a task, queue or timeout per frame, so the load generator costs the
+    machine (whose two cores it shares with the server) as little as a Python client can, and the figures
+    measure the server rather than its clients."""
 
     def __init__(self, url: str, token: str, seat: int, stats: Stats, rng: random.Random, think: float) -> None:
         self.ws = ClientProtocol(parse_uri(url), max_size=2**20)
@@ -100,6 +101,8 @@ class Player(asyncio.Protocol):
         """The state number of the frame it answered."""
         self.ready_sent = -1
         self.stopping = False
+        self.handshaken = False
+        self.buffer = bytearray()
 
     # transport callbacks
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
@@ -108,17 +111,52 @@ class Player(asyncio.Protocol):
         self._flush()
 
     def data_received(self, data: bytes) -> None:
+        if self.handshaken:
+            self._frames_received(data)
+            return
         self.ws.receive_data(data)
         for event in self.ws.events_received():
             if isinstance(event, Response):
                 if self.ws.handshake_exc is not None:
                     self.open.set_exception(self.ws.handshake_exc)
                     return
+                self.handshaken = True  # (the server sends nothing more before it has the hello)
                 self.open.set_result(None)
                 self._send({"type": "hello", "v": 1, "token": self.token})
-            elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
-                assert event.fin, "the server sends every frame whole"
-                self.on_frame(orjson.loads(event.data))
+        self._flush()
+
+    def _frames_received(self, data: bytes) -> None:
+        """Read the server's frames (RFC 6455 5.2; a server's frames are unmasked) and answer its pings: the
+        websockets library's reader, a generator and a frame object per frame in Python, cost these clients
+        more CPU than everything else they do, on the two cores they share with the server."""
+        buf = self.buffer
+        buf += data
+        at = 0
+        while len(buf) - at >= 2:
+            b0, b1 = buf[at], buf[at + 1]
+            assert b1 & 0x80 == 0, "a server's frames are not masked"
+            n, head = b1 & 0x7F, 2
+            if n == 126:
+                if len(buf) - at < 4:
+                    break
+                n, head = int.from_bytes(buf[at + 2 : at + 4], "big"), 4
+            elif n == 127:
+                if len(buf) - at < 10:
+                    break
+                n, head = int.from_bytes(buf[at + 2 : at + 10], "big"), 10
+            if len(buf) - at < head + n:
+                break
+            payload = bytes(buf[at + head : at + head + n])
+            at += head + n
+            opcode = b0 & 0x0F
+            assert b0 & 0x80, "the server sends every frame whole"
+            if opcode == Opcode.TEXT.value:
+                self.on_frame(orjson.loads(payload))
+            elif opcode == Opcode.PING.value:
+                self.ws.send_pong(payload)
+            elif opcode == Opcode.CLOSE.value and self.transport is not None:
+                self.transport.close()
+        del buf[:at]
         self._flush()
 
     def connection_lost(self, exc: Exception | None) -> None:
@@ -343,14 +381,22 @@ class Server:
             self.admin.dispose()
 
 
-def memory_per_table(tables: int, tmp: str) -> dict[str, Any]:
-    """Traced memory per finished table, in process: ``tables`` tables of six random bots each play a deal
-    to the end (after a first round of as many, which fills the caches that fill once); the memory they hold
-    once over, and after the lobby lets them go (and a collection), over the memory before they began."""
+def memory_per_table(tables: int, tmp: str, rounds: int = 4) -> dict[str, Any]:
+    """Traced memory per finished table, in process: rounds of ``tables`` tables of six random bots each
+    playing a deal to the end.  A first round fills what fills once (SQLAlchemy's statement cache, the
+    engine's bounded caches of recent plays); then, for each of ``rounds`` more rounds, the memory the
+    tables hold once over (while the lobby keeps them) and the memory left once the lobby lets them go (and
+    a collection), over the memory before the round — the steady-state growth per finished table, which a
+    server that lets its tables go keeps at 0 — with the engine's interned actions counted apart."""
+    from gouji.actions import Burn, Return
+    from gouji.plays import Play
     from gouji.server.durability import Writer
     from gouji.server.limits import Limits
     from gouji.server.lobby import Lobby
     from gouji.server.storage import open_store
+
+    def interned() -> int:
+        return len(Play._cache) + len(Burn._cache) + len(Return._cache)
 
     async def main() -> dict[str, Any]:
         store = open_store(f"sqlite:///{os.path.join(tmp, 'memory.db')}")
@@ -374,27 +420,27 @@ def memory_per_table(tables: int, tmp: str) -> dict[str, Any]:
             return held
 
         tracemalloc.start()
-        await play()  # a first round fills what is filled once (the interned plays, SQLAlchemy's statement cache)
-        gc.collect()
-        base = tracemalloc.get_traced_memory()[0]
-        before = tracemalloc.take_snapshot()
-        held = await play()
-        gc.collect()
-        after = tracemalloc.get_traced_memory()[0]
-        grown = tracemalloc.take_snapshot().compare_to(before, "filename")
+        await play()  # the first round: what fills once
+        held_kib, left_kib, actions = [], [], []
+        for _ in range(rounds):
+            gc.collect()
+            base, before = tracemalloc.get_traced_memory()[0], interned()
+            held = await play()
+            gc.collect()
+            after = tracemalloc.get_traced_memory()[0]
+            held_kib.append(round((held - base) / tables / 1024, 2))
+            left_kib.append(round((after - base) / tables / 1024, 2))
+            actions.append(interned() - before)
         tracemalloc.stop()
-        # the engine interns every play it has made (a cache bounded by the plays a deck allows, shared by all
-        # tables): the new plays these deals made are the part of what remains that belongs to no table
-        interned = sum(
-            d.size_diff for d in grown if d.traceback[0].filename.endswith(os.path.join("gouji", "plays.py"))
-        )
         writer.close()
         store.close()
         return {
             "tables": tables,
-            "kib_per_finished_table_held": round((held - base) / tables / 1024, 1),
-            "kib_per_finished_table_let_go": round((after - base) / tables / 1024, 2),
-            "kib_per_table_of_new_interned_plays": round(interned / tables / 1024, 2),
+            "rounds": rounds,
+            "kib_per_finished_table_held": held_kib,
+            "kib_per_finished_table_let_go": left_kib,
+            "interned_actions_added": actions,
+            "interned_actions": interned(),
             "tables_in_memory_after": len(lobby.rooms),
         }
 
@@ -504,12 +550,15 @@ def main() -> None:
             f"between two ticks: p99 {hold['loop_cpu_ms_p99']} ms, longest {hold['loop_cpu_ms_max']} ms"
         )
     if memory is not None:
+        held = " / ".join(f"{k:.2f}" for k in memory["kib_per_finished_table_held"])
+        left = " / ".join(f"{k:.2f}" for k in memory["kib_per_finished_table_let_go"])
         print(
-            f"memory per finished table ({memory['tables']} tables of six bots, one deal each): "
-            f"{memory['kib_per_finished_table_held']} KiB while held, "
-            f"{memory['kib_per_finished_table_let_go']} KiB after it is let go, of which "
-            f"{memory['kib_per_table_of_new_interned_plays']} KiB the engine's interned plays (a cache of every play "
-            "made so far, bounded by the plays a deck allows, not a table's)"
+            f"memory per finished table ({memory['rounds']} rounds of {memory['tables']} tables of six bots, a "
+            "deal each, after a first round; traced by tracemalloc over the memory before each round, after a "
+            f"collection): {held} KiB while the lobby holds them, {left} KiB after it lets them go; interned "
+            f"actions added by each round: {' / '.join(map(str, memory['interned_actions_added']))} "
+            f"({memory['interned_actions']} live, at most the engine's bounded number of recent ones and those "
+            f"a table holds); tables left in memory: {memory['tables_in_memory_after']}"
         )
 
 

@@ -759,3 +759,51 @@ def test_plays_and_burns_round_trip_as_actions(key: tuple[int, ...]) -> None:
     assert parse_action(str(burn).upper()) is burn
     assert parse_action(str(play)) is play
     assert pickle.loads(pickle.dumps(burn)) is burn
+
+
+def test_interned_plays_are_freed_once_nothing_holds_them_and_stay_one_object_while_held() -> None:
+    """The intern cache holds at most its ``keep`` recent objects itself: a play nothing else holds is
+    freed (memory does not grow with every play ever made), and while one is held, every way of making it
+    gives that same object — from several threads at once too (the server's bots and hints make plays)."""
+    import gc
+    import threading
+    import weakref
+
+    from gouji import cards as C
+
+    SEVEN, EIGHT = C.RANKS.index("7"), C.RANKS.index("8")
+    from gouji.plays import WeakIntern
+
+    class Thing:
+        pass
+
+    cache: WeakIntern[int, Thing] = WeakIntern(keep=2)
+    first = weakref.ref(cache.add(0, Thing()))
+    for key in range(1, 4):
+        cache.add(key, Thing())
+    gc.collect()
+    assert first() is None and cache.get(0) is None  # pushed out of the recent ones, held by nobody
+    assert len(cache) == 2  # the entries of freed objects go with them
+
+    held = Play.of(SEVEN, 13, 0, 0, 0)  # a play no deal of the tests makes: fresh
+    assert parse_play("7" * 13) is held and Play.of(SEVEN, 13) is held
+
+    errors: list[str] = []
+
+    def churn(seed: int) -> None:
+        rng = random.Random(seed)
+        for _ in range(3000):
+            n = rng.randrange(1, 9)
+            mine = Play.of(EIGHT, n, 0, 0, 0)
+            if parse_play("8" * n) is not mine or Play.of(SEVEN, 13) is not held:
+                errors.append(f"two objects for one play ({n} eights)")
+            del mine
+            if rng.random() < 0.1:
+                gc.collect()
+
+    threads = [threading.Thread(target=churn, args=(i,)) for i in range(4)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert errors == []

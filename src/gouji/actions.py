@@ -14,7 +14,7 @@ from collections.abc import Iterator, Sequence
 from typing import ClassVar, overload
 
 from .cards import ACE, BIG, FOUR, SMALL, THREE, TWO
-from .plays import NO_RANK, InvalidPlay, Play, parse_play
+from .plays import NO_RANK, InvalidPlay, Play, WeakIntern, parse_play
 
 
 class Decision:
@@ -69,15 +69,15 @@ SELFOPEN = Decision("selfopen")
 class Burn:
     """烧牌 with a play: ``str()`` is ``"burn <cards>"``."""
 
-    __slots__ = ("play",)
-    _cache: ClassVar[dict[Play, Burn]] = {}
+    __slots__ = ("__weakref__", "play")
+    _cache: ClassVar[WeakIntern[Play, Burn]] = WeakIntern(keep=256)
 
     def __new__(cls, play: Play) -> Burn:
         b = cls._cache.get(play)
         if b is None:
             b = object.__new__(cls)
             b.play = play
-            cls._cache[play] = b
+            b = cls._cache.add(play, b)
         return b
 
     play: Play
@@ -95,8 +95,8 @@ class Burn:
 class Return:
     """还贡: give back these cards to the player who paid 落贡; ``str()`` is ``"return <cards>"``."""
 
-    __slots__ = ("counts", "size")
-    _cache: ClassVar[dict[tuple[int, ...], Return]] = {}
+    __slots__ = ("__weakref__", "counts", "size")
+    _cache: ClassVar[WeakIntern[tuple[int, ...], Return]] = WeakIntern(keep=256)
 
     counts: tuple[int, ...]
     size: int
@@ -108,7 +108,7 @@ class Return:
             r = object.__new__(cls)
             r.counts = key
             r.size = sum(key)
-            cls._cache[key] = r
+            r = cls._cache.add(key, r)
         return r
 
     def __str__(self) -> str:

@@ -563,6 +563,14 @@ def _sim_sets(rs: RuleSet, sets: int, seed: int, bots: str, as_json: bool, recor
     show_default=True,
     help="The bot that plays for a seat on auto-play (托管).",
 )
+@click.option(
+    "--trusted-proxy",
+    "trusted_proxy",
+    multiple=True,
+    metavar="ADDR",
+    help="A reverse proxy (address or network; repeat for more) whose X-Forwarded-For header names the client "
+    "for the per-client limits.  [default: none: the limits key on the connection's own address]",
+)
 def serve(
     host: str,
     port: int,
@@ -571,6 +579,7 @@ def serve(
     bot_delay: float,
     ready_seconds: float | None,
     auto_bot: str,
+    trusted_proxy: tuple[str, ...],
 ) -> None:
     """Run the game server: tables of six with bots and people, play over WebSockets, every finished deal
     and set stored as its record.  Starts on an SQLite file by default, with nothing to set up; the same
@@ -578,10 +587,14 @@ def serve(
 
     The timers are defaults: a table's creator may choose its own."""
     from .server import table as table_module
-    from .server.serve import run
+    from .server.serve import run, trusted_proxies
     from .server.storage import StorageError
 
     table_module.AUTO_BOT = auto_bot
+    try:
+        trusted_proxies(trusted_proxy)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--trusted-proxy") from None
 
     try:
         run(
@@ -591,6 +604,7 @@ def serve(
             turn_seconds=turn_seconds or None,
             bot_delay=bot_delay,
             ready_seconds=ready_seconds,
+            trusted_proxy=trusted_proxy,
         )
     except StorageError as e:
         raise click.ClickException(str(e)) from None

@@ -8,8 +8,11 @@ compare and hash cheaply, and ``str(play)`` round-trips through :func:`parse_pla
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from typing import ClassVar
+import collections
+import threading
+import weakref
+from collections.abc import Hashable, Iterator, Sequence
+from typing import ClassVar, Generic, TypeVar
 
 from .cards import (
     ACE,
@@ -35,6 +38,58 @@ class InvalidPlay(ValueError):
     """Text or cards that do not form a play; the message names the problem."""
 
 
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
+
+
+class WeakIntern(Generic[K, V]):
+    """Interned objects (one object per key) kept only while something else holds them.
+
+    The engine's actions are interned — the same play is the same object, which equality and the legal
+    lists rely on — but a strong cache would keep every play any table (or any client's text) ever made:
+    memory that grows with each finished table.  Here an object lives as long as a deal, a legal list or a
+    bot holds it, or while it is among the last ``keep`` made or given out (so the plays the tables' legal
+    lists make again and again are not made anew each time); then it is freed, and the next one made for
+    its key is the interned one.  So the cache holds at most ``keep`` objects of its own, whatever was
+    played.  (:meth:`Play.of` counts a play given out as recent; :meth:`get` does not.)"""
+
+    __slots__ = ("lock", "recent", "refs")
+
+    def __init__(self, keep: int) -> None:
+        self.refs: dict[K, weakref.ref[V]] = {}
+        self.recent: collections.deque[V] = collections.deque(maxlen=keep)
+        self.lock = threading.RLock()
+        """Held to change :attr:`refs` (the bots' and the hints' threads make plays too); reading needs none:
+        an entry is replaced only once its object is dead, so a live object found is the interned one."""
+
+    def get(self, key: K) -> V | None:
+        """The live object of ``key``, or None."""
+        ref = self.refs.get(key)
+        return None if ref is None else ref()
+
+    def add(self, key: K, value: V) -> V:
+        """Intern ``value`` as ``key``'s object; an object of ``key`` still alive (made meanwhile by another
+        thread) wins and is returned instead."""
+        refs, lock = self.refs, self.lock
+
+        def drop(ref: weakref.ref[V], key: K = key) -> None:
+            with lock:  # (re-entrant: an object may die while this thread adds another)
+                if refs.get(key) is ref:
+                    del refs[key]
+
+        with lock:
+            held = refs.get(key)
+            live = None if held is None else held()
+            if live is not None:
+                return live
+            refs[key] = weakref.ref(value, drop)
+        self.recent.append(value)
+        return value
+
+    def __len__(self) -> int:
+        return len(self.refs)
+
+
 class Play:
     """One play (一手牌).  Build with :meth:`Play.of` or :func:`parse_play`; never mutate.
 
@@ -50,6 +105,7 @@ class Play:
     """
 
     __slots__ = (
+        "__weakref__",
         "_text",
         "body",
         "counts",
@@ -68,7 +124,7 @@ class Play:
         "x",
     )
 
-    _cache: ClassVar[dict[tuple[int, int, int, int, int], Play]] = {}
+    _cache: ClassVar[WeakIntern[tuple[int, int, int, int, int], Play]] = WeakIntern(keep=16384)
 
     rank: int
     k: int
@@ -94,11 +150,13 @@ class Play:
     def of(cls, rank: int, k: int, t: int = 0, x: int = 0, d: int = 0) -> Play:
         """The play of ``k`` cards of ``rank`` (or ``rank=-1``, ``k=0``), ``t`` 2s, ``x`` small, ``d`` big jokers."""
         key = (rank, k, t, x, d)
-        play = cls._cache.get(key)
-        if play is None:
-            play = cls._make(rank, k, t, x, d)
-            cls._cache[key] = play
-        return play
+        ref = cls._cache.refs.get(key)  # (WeakIntern.get, inlined: the engine makes plays all the time)
+        if ref is not None:
+            play = ref()
+            if play is not None:
+                cls._cache.recent.append(play)  # kept among the recent ones as long as it is in use
+                return play
+        return cls._cache.add(key, cls._make(rank, k, t, x, d))
 
     @classmethod
     def _make(cls, rank: int, k: int, t: int, x: int, d: int) -> Play:

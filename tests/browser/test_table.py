@@ -528,3 +528,49 @@ def test_the_regional_setup_decisions_have_prompts(new_page: Any, server: LiveSe
         page.click(".prompt button[data-action='pass']")
         page.wait_for_function(f"() => window.gouji.view.frame.state > {before}")
     assert seen == {"chongdian", "selfopen"}
+
+
+def test_a_hint_the_server_cannot_give_now_says_why_and_the_suggestion_is_skipped(
+    new_page: Any, server: LiveServer
+) -> None:
+    """The hint's refusals: 429 (one for this seat is being worked out) and 503 (the server is busy with
+    hints) make a clicked hint say so in the page's language, with no play chosen for the player; 409 (the
+    table moved on) shows nothing; the automatic suggestion, refused, is skipped without a word."""
+    answer = {"status": 429}
+    asked: list[int] = []
+
+    def refuse(route: Any) -> None:
+        asked.append(answer["status"])
+        route.fulfill(status=answer["status"], content_type="application/json", body='{"error": "no"}')
+
+    page = new_page()
+    page.route("**/api/tables/*/hint", refuse)
+    t = table_in_play(server)
+    open_seat(page, t["code"], 0, t["token"], "Ann")
+    my_turn(page)
+    page.wait_for_function("() => window.gouji.view.suggestedFor === window.gouji.view.frame.state")
+    assert asked == [429]  # the suggestion asked, and was refused: nothing selected, nothing said
+    assert page.query_selector(".hint-reason") is None and page.evaluate("window.gouji.view.sel.every(n => !n)")
+    assert page.inner_text("#toast") == ""
+
+    def click_hint(status: int) -> str:
+        answer["status"] = status
+        page.evaluate("document.getElementById('toast').textContent = ''")
+        n = len(asked)
+        page.click("#btn-hint")
+        for _ in range(200):  # until the page has its answer (then a moment to show what it shows)
+            if len(asked) > n:
+                break
+            page.wait_for_timeout(20)
+        page.wait_for_timeout(150)
+        assert asked[n:] == [status]
+        assert page.query_selector(".hint-reason") is None  # no "first legal choice" in its place
+        assert page.evaluate("window.gouji.view.sel.every(n => !n)")
+        return page.inner_text("#toast")
+
+    assert click_hint(429) == "提示正在计算，请稍候"
+    assert click_hint(503) == "服务器正忙，请稍后再点提示"
+    assert click_hint(409) == ""
+    page.click("#lang-btn")
+    assert click_hint(503) == "The server is busy: ask for the hint again in a moment"
+    assert click_hint(429) == "Your hint is still being worked out: a moment"

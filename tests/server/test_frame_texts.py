@@ -50,3 +50,15 @@ def test_every_seats_frame_text_is_its_state_frame(
             wait_until(lambda: room.status == "over", timeout=120, what="the set's end")
     assert not wrong, wrong[:10]
     assert set(made) == {None, 0, 1, 2, 3, 4, 5} and len(made) > 7 * 50
+
+
+def test_a_frame_written_straight_to_the_socket_is_the_websocket_librarys_frame() -> None:
+    """The server writes a move's frames to Uvicorn's transport itself (``app.ws_text_frame``): the bytes
+    must be exactly the text frame the websockets library would have written, at every length encoding."""
+    from websockets.frames import Frame, Opcode
+
+    from gouji.server.app import ws_text_frame
+
+    for n in (0, 1, 125, 126, 127, 65535, 65536, 200_000):
+        text = ("够级" * n)[:n]
+        assert ws_text_frame(text) == Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[]), n

@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
+import pytest
+
+import gouji.server.storage
 from gouji.match import Match, load_record
 from gouji.server.storage import Store
 from gouji.server.table import deal_record
@@ -153,3 +157,35 @@ def test_a_changes_writes_are_one_transaction(db_url: str) -> None:
     )
     assert store.open_tables() == [] and len(store.table_games("ABCDEF") or []) == 1
     store.close()
+
+
+def test_a_database_of_the_first_schema_is_upgraded_to_one_index_on_events(db_url: str) -> None:
+    """Revision 0002 drops the index on ``table_events.table_id`` alone (the unique (table_id, state) index
+    finds a table's events): a database made by 0001, with its events, upgrades and keeps them."""
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from gouji.server.storage import EventOp, migrate
+
+    store = Store(db_url)
+    try:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(gouji.server.storage.__file__).parent / "migrations"))
+        with store.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "0001")
+        table_id = store.create_table("ABCDEF", {"x": 1}, "owner")
+        store.write_batch([EventOp(table_id, n, "act", 0, {"action": "pass"}) for n in (1, 2)])
+
+        def indexes() -> set[str]:
+            return {str(i["name"]) for i in sa.inspect(store.engine).get_indexes("table_events")}
+
+        assert "ix_table_events_table_id" in indexes()
+        migrate(store.engine)
+        assert "ix_table_events_table_id" not in indexes()
+        assert [e["state"] for e in store.open_tables()[0].events] == [1, 2]
+        with pytest.raises(sa.exc.IntegrityError):  # the unique index is still there
+            store.write_batch([EventOp(table_id, 2, "act", 0, {"action": "pass"})])
+    finally:
+        store.close()

@@ -16,6 +16,8 @@ import threading
 from collections.abc import Coroutine
 from typing import Any, TypeVar
 
+import pytest
+
 import gouji
 from gouji.bots.heuristic import HeuristicBot
 from gouji.server import protocol as P
@@ -59,6 +61,19 @@ def _latest(conn: Connection) -> dict[str, Any] | None:
             if f["type"] == "state":
                 frame = f
     return frame
+
+
+def _six_people_at(room: Room, deal: gouji.Deal) -> list[Connection]:
+    """Play ``deal`` at ``room`` with a person at every seat (token ``token-<seat>``): their connections."""
+    room.match.deals[-1] = deal
+    conns = []
+    for s in range(6):
+        room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"token-{s}")})
+        c = Connection(limit=10_000)
+        room.attach(c, s, token_hash(f"token-{s}"))
+        conns.append(c)
+    room.commit("start")
+    return conns
 
 
 async def _six_people(
@@ -135,14 +150,7 @@ def test_the_seats_of_a_burn_offer_are_asked_at_once_and_the_others_learn_nothin
         hands = ["QQQ5553", "9996", "KKKX8873", "8863", "7763", "AAAX7743"]
         room = _room("qingdao", 1, (None,) * 6)
         deal = gouji.Deal.from_hands(hands, "qingdao", leader=0)
-        room.match.deals[-1] = deal
-        conns = []
-        for s in range(6):
-            room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"token-{s}")})
-            c = Connection(limit=10_000)
-            room.attach(c, s, token_hash(f"token-{s}"))
-            conns.append(c)
-        room.commit("start")
+        conns = _six_people_at(room, deal)
         f0 = _latest(conns[0])
         assert f0 is not None and f0["turn"]["legal_count"] > 1
         room.intent(conns[0], P.ClientMessage("act", token="token-0", action="QQQ", state=f0["state"]))
@@ -262,3 +270,62 @@ def test_a_timeout_in_a_burn_window_declines_and_puts_the_seat_on_auto() -> None
         assert room.seats[2].auto and room.seats[5].auto and not room.seats[4].auto
 
     _run(run())
+
+
+def test_answers_to_a_revolution_voided_by_it_are_not_fed_to_the_next_question() -> None:
+    """Two revolutions void the deal and it is dealt again: the window's later answers (a seat's forced
+    ``pass``) answered the revolution, not what the new deal asks — here seat 5's 还贡, the first question
+    after the redeal, which seat 5 must be asked itself (it was once played for it as a 'refused answer')."""
+
+    async def run() -> None:
+        rules = gouji.RuleSet.preset("qingdao").replace(bie_san=False)
+        room = _room("qingdao", 1, (None,) * 6)
+        payment = gouji.tribute.Payment("luo", 2, 5, 1, returned=True)
+        hands = ["23T", "23J", "22Q", "55", "66", "23K"]  # seats 3 and 4 hold no joker and no 2: they may revolt
+        deal = gouji.Deal.from_hands(hands, rules, 0, setup=True, seed=2, tribute=[payment])
+        conns = _six_people_at(room, deal)
+
+        def act(seat: int, action: str) -> None:
+            f = _latest(conns[seat])
+            assert f is not None and f["turn"]["seat"] == seat and "legal_count" in f["turn"], f and f["turn"]
+            room.intent(conns[seat], P.ClientMessage("act", token=f"token-{seat}", action=action, state=f["state"]))
+
+        assert [e["action"] for e in deal.events if e["type"] == "act"] == ["return 2"]  # its one answer: given
+        assert room.window is not None and room.window.kind == "revolution"
+        assert room.window.seats == [0, 1, 2, 3, 4, 5] and room.window.asked == {3, 4}
+        act(3, "revolt")
+        act(4, "revolt")  # the second revolution: the deal is void and dealt again
+        await asyncio.sleep(0)
+        voided = next(i for i, e in enumerate(deal.events) if e["type"] == "void")
+        assert [e for e in deal.events[voided:] if e["type"] == "act"] == []  # seat 5's pass went nowhere
+        assert deal.phase == "tribute_return" and deal.window() == [5]
+        assert room.window is not None and room.window.asked == {5}  # seat 5 is asked its 还贡 now
+        f = _latest(conns[5])
+        assert f is not None and f["turn"]["seat"] == 5 and f["turn"]["kind"] == "turn"
+
+    _run(run())
+
+
+def test_a_window_with_its_answers_given_past_the_fold_limit_resolves_through_its_task(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Windows whose answers are all given resolve at once, FOLD_LIMIT in a row; the next one goes through
+    the window's task.  It once got none (nothing to think, no timer, no masking time) and the table stopped
+    for good — a bot table after a run of 要不起, here at every such window with the limit at 0."""
+    import gouji.server.table as table_module
+
+    monkeypatch.setattr(table_module, "FOLD_LIMIT", 0)
+
+    async def run() -> Room:
+        room = _room("qingdao", 3, ("random",) * 6)
+        room.commit("start")
+        for _ in range(2000):
+            if room.status == "over":
+                break
+            await asyncio.sleep(0.001)
+        return room
+
+    room = _run(run())
+    assert room.status == "over"
+    forced = [t for t in room.timings if not t[3]]  # windows where no seat had a choice
+    assert forced  # (resolved through their tasks: the fold limit let none resolve at once)

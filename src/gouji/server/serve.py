@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import argparse
 import gc
+import ipaddress
 import logging
 import sys
+from collections.abc import Sequence
+from typing import Any
 
 import uvicorn
 
@@ -45,6 +48,28 @@ def tune_interpreter() -> None:
     sys.setswitchinterval(SWITCH_INTERVAL)
 
 
+def trusted_proxies(values: Sequence[str]) -> list[str]:
+    """The ``--trusted-proxy`` values as addresses and networks (``10.0.0.5``, ``10.0.0.0/8``, ``::1``; a
+    value may list several, comma-separated); ValueError naming a value that is neither."""
+    out: list[str] = []
+    for value in values:
+        for item in (v.strip() for v in value.split(",")):
+            try:
+                out.append(str(ipaddress.ip_network(item, strict=False)))
+            except ValueError:
+                raise ValueError(f"{item!r} is not an IP address or network (e.g. 10.0.0.0/8)") from None
+    return out
+
+
+def proxy_options(trusted: Sequence[str]) -> dict[str, Any]:
+    """Uvicorn's options for the client's address: the socket's peer, unless the peer is one of the
+    ``trusted`` proxies — then the address its ``X-Forwarded-For`` names (the last one in it that is not a
+    trusted proxy itself).  With none trusted the header is never read: anyone could write it."""
+    if not trusted:
+        return {"proxy_headers": False}
+    return {"proxy_headers": True, "forwarded_allow_ips": list(trusted)}
+
+
 def run(
     host: str = "127.0.0.1",
     port: int = 8000,
@@ -56,9 +81,12 @@ def run(
     limits: Limits | None = None,
     log_level: str = "info",
     access_log: bool = True,
+    trusted_proxy: Sequence[str] = (),
 ) -> None:
-    """Serve until interrupted."""
+    """Serve until interrupted.  ``trusted_proxy``: the reverse proxies (addresses or networks) whose
+    ``X-Forwarded-For`` names the client, for the per-client limits (:func:`proxy_options`)."""
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
+    proxies = trusted_proxies(trusted_proxy)
     open_store(database_url).close()  # a clear StorageError now rather than a traceback from the app's startup
     app = create_app(
         database_url, turn_seconds=turn_seconds, bot_delay=bot_delay, ready_seconds=ready_seconds, limits=limits
@@ -78,6 +106,7 @@ def run(
         # frames are small JSON on a local network or the internet alike; compressing each one for each
         # connection cost a fifth of the server's time per move (benchmarks/bench_server.py)
         ws_per_message_deflate=False,
+        **proxy_options(proxies),
     )
 
 
@@ -103,6 +132,14 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--waiting-seconds", type=float, default=Limits.waiting_seconds, help="idle time that closes a waiting table"
     )
+    parser.add_argument(
+        "--trusted-proxy",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="ADDR",
+        help="a reverse proxy (address or network) whose X-Forwarded-For names the client (per-client limits)",
+    )
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--no-access-log", action="store_true")
     args = parser.parse_args(argv)
@@ -117,6 +154,10 @@ def main(argv: list[str] | None = None) -> None:
         waiting_seconds=args.waiting_seconds,
     )
     try:
+        trusted_proxies(args.trusted_proxy)
+    except ValueError as e:
+        parser.error(f"--trusted-proxy: {e}")
+    try:
         run(
             args.host,
             args.port,
@@ -127,6 +168,7 @@ def main(argv: list[str] | None = None) -> None:
             limits=limits,
             log_level=args.log_level,
             access_log=not args.no_access_log,
+            trusted_proxy=args.trusted_proxy,
         )
     except StorageError as e:
         parser.exit(2, f"{parser.prog}: {e}\n")

@@ -19,12 +19,12 @@ the order in which the game made them and the event loop never waits on the data
 from __future__ import annotations
 
 import datetime as dt
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+import orjson
 from sqlalchemy import (
     JSON,
     Boolean,
@@ -75,7 +75,7 @@ class EventRow(Base):
     __table_args__ = (UniqueConstraint("table_id", "state", name="uq_table_events_state"),)
 
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))  # (found through uq_table_events_state)
     state: Mapped[int] = mapped_column(Integer)
     kind: Mapped[str] = mapped_column(String(16))
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
@@ -218,13 +218,20 @@ checkpoints: a commit survives a killed process but not a power cut, and the ser
 sent only once it is durably stored — would not hold.)"""
 
 
+def dumps_json(value: Any) -> str:
+    """JSON columns' text: compact, UTF-8, keys that are not strings written as strings (as ``json.dumps``
+    writes them) — encoded by orjson, in C, on the writer thread that shares the interpreter with the game."""
+    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
+
+
 def make_engine(url: str) -> Engine:
     """An engine for ``url``.  SQLite gets WAL journaling, :data:`SQLITE_SYNCHRONOUS` and a busy timeout;
     PostgreSQL gets ``synchronous_commit = on`` whatever the server's default, so every commit is durable
-    (flushed to the server's disk) before it returns."""
+    (flushed to the server's disk) before it returns.  JSON columns go through orjson both ways."""
     url = normalize_url(url)
+    json_args: dict[str, Any] = {"json_serializer": dumps_json, "json_deserializer": orjson.loads}
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **json_args)
 
         @event.listens_for(engine, "connect")
         def _pragmas(dbapi_conn: Any, _record: Any) -> None:
@@ -235,7 +242,7 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    engine = create_engine(url, pool_pre_ping=True)
+    engine = create_engine(url, pool_pre_ping=True, **json_args)
     if engine.dialect.name == "postgresql":
 
         @event.listens_for(engine, "connect")
@@ -271,9 +278,10 @@ class Store:
         if dialect.paramstyle not in ("qmark", "format", "pyformat"):  # pragma: no cover - SQLite and psycopg
             raise ValueError(f"unsupported database driver parameter style {dialect.paramstyle!r}")
         self._mark = "?" if dialect.paramstyle == "qmark" else "%s"
+        self._sqlite = dialect.name == "sqlite"
         columns = EventRow.__table__.c
         # SQLite's JSON type serialises in Python; psycopg's leaves it to the driver, which takes a JSON text too
-        self._bind_data = columns.data.type.bind_processor(dialect) or json.dumps
+        self._bind_data = columns.data.type.bind_processor(dialect) or dumps_json
         self._bind_at = columns.at.type.bind_processor(dialect)
         self._event_sql: dict[int, str] = {}
 
@@ -346,6 +354,9 @@ class Store:
         if not ops:
             return
         events = [op for op in ops if isinstance(op, EventOp)]
+        if len(events) == len(ops):
+            self._write_events(events)
+            return
         with self.sessions.begin() as s:
             if events:
                 self._insert_events(s.connection(), events)
@@ -359,6 +370,44 @@ class Store:
         """Append ``(table_id, state, kind, seat, data)`` events in one transaction."""
         self.write_batch([EventOp(*e) for e in batch])
 
+    def _write_events(self, batch: Sequence[EventOp]) -> None:
+        """A group of events alone (most groups: records and statuses come with a deal's end) in one
+        transaction on the driver's connection itself: the same statements as :meth:`_insert_events`, without
+        the session's and the engine's bookkeeping, which held the interpreter lock for longer than the
+        statements.  A connection whose transaction failed is discarded (the pool opens a new one)."""
+        dbapi = self.engine.raw_connection()
+        sql: str | None = None
+        try:
+            cur = dbapi.cursor()
+            try:
+                for sql, params in self._event_statements(batch):
+                    cur.execute(sql, params)
+            finally:
+                cur.close()
+            dbapi.commit()
+        except BaseException as e:
+            dbapi.invalidate()
+            base = self.engine.dialect.loaded_dbapi.Error
+            if isinstance(e, base):  # the driver's error as SQLAlchemy's (IntegrityError, OperationalError, …)
+                raise DBAPIError.instance(sql, None, e, base, hide_parameters=True, dialect=self.engine.dialect) from e
+            raise
+        finally:
+            dbapi.close()
+
+    def _event_statements(self, batch: Sequence[EventOp]) -> list[tuple[str, tuple[Any, ...]]]:
+        at: Any = self._bind_at(_now()) if self._bind_at is not None else _now()
+        if self._sqlite and isinstance(at, dt.datetime):
+            at = at.isoformat(" ")  # what the sqlite3 module's adapter writes, once a group rather than a row
+        bind_data = self._bind_data
+        params: list[Any] = []
+        for t, n, k, seat, d in batch:
+            params += (t, n, k, seat, bind_data(d), at)
+        out = []
+        for i in range(0, len(batch), EVENTS_PER_INSERT):
+            rows = min(EVENTS_PER_INSERT, len(batch) - i)
+            out.append((self._events_insert(rows), tuple(params[6 * i : 6 * (i + rows)])))
+        return out
+
     def _insert_events(self, conn: Connection, batch: Sequence[EventOp]) -> None:
         """Insert events (in the caller's transaction).
 
@@ -367,14 +416,8 @@ class Store:
         SQLite's driver lets go of the interpreter lock for every row it steps, and on a busy server each row
         then waits for its turn to take the lock back — the writer fell tens of thousands of events behind
         under load (``benchmarks/bench_server.py`` reports how many are not yet written)."""
-        at = self._bind_at(_now()) if self._bind_at is not None else _now()
-        bind_data = self._bind_data
-        params: list[Any] = []
-        for t, n, k, seat, d in batch:
-            params += (t, n, k, seat, bind_data(d), at)
-        for i in range(0, len(batch), EVENTS_PER_INSERT):
-            rows = min(EVENTS_PER_INSERT, len(batch) - i)
-            conn.exec_driver_sql(self._events_insert(rows), tuple(params[6 * i : 6 * (i + rows)]))
+        for sql, params in self._event_statements(batch):
+            conn.exec_driver_sql(sql, params)
 
     def _events_insert(self, rows: int) -> str:
         sql = self._event_sql.get(rows)

@@ -30,7 +30,7 @@ from typing import Any
 import orjson
 
 from .. import cards as C
-from ..actions import PASS, YIELD, InvalidAction, parse_action
+from ..actions import PASS, YIELD, Action, InvalidAction, parse_action
 from ..bots import BOTS, Bot, make_bot
 from ..deal import SEATS, Deal, IllegalAction
 from ..match import Match
@@ -160,6 +160,8 @@ class Room:
         self.window: Window | None = None
         """The decision window open now (:mod:`gouji.server.window`), or None."""
         self._resolving = False
+        self._parsed: Action | None = None
+        """The action the change being committed takes, as :meth:`_feed` has it (else parsed from its text)."""
         self._folding = 0
         """How many windows resolved at once are being fed now, one inside the other (at most FOLD_LIMIT)."""
         self._hands: dict[int, tuple[list[int], str]] = {}
@@ -322,7 +324,8 @@ class Room:
             assert seat is not None
             m = self.match
             deal_index = len(m.deals) - 1
-            m.act(data["action"], seat=seat)
+            parsed, self._parsed = self._parsed, None  # (the action of data["action"], if the window had it)
+            m.act(data["action"] if parsed is None else parsed, seat=seat)
             by = data.get("by", "player")
             if self.seats[seat].bot is None:
                 if by == "timeout":
@@ -566,6 +569,7 @@ class Room:
         deal = self.match.current
         if action not in deal.legal_actions_of(seat):
             raise P.ProtocolError(P.ILLEGAL, deal.refusal(seat, action), msg.id)
+        w.parsed[seat] = action
         self._answer(w, seat, str(action), "player")
 
     def set_auto(self, conn: Connection, msg: P.ClientMessage) -> None:
@@ -638,7 +642,7 @@ class Room:
         loop = asyncio.get_running_loop()
         now = loop.time()
         mask = self.config.bot_delay
-        w = Window(key, window_kind(deal), deal.window(), now, now + mask)
+        w = Window(key, window_kind(deal), deal.window(), now, now + mask, deal.phase, len(deal.events))
         for s in w.seats:
             legal = deal.legal_actions_of(s)
             seat = self.seats[s]
@@ -646,6 +650,7 @@ class Room:
             w.choice = w.choice or len(legal) > 1
             if len(legal) == 1 and not (person and seat.ask_single and seat.nickname is not None):
                 w.answers[s] = (str(legal[0]), "forced")
+                w.parsed[s] = legal[0]
             elif not person:
                 w.thinking.append(s)  # the window's task has the bot think (on the bots' thread)
             else:
@@ -667,7 +672,8 @@ class Room:
                 self._folding -= 1
             return
         self._timer_key = ("window", key)
-        if w.thinking or w.deadline is not None or w.until > now:
+        if w.thinking or w.deadline is not None or w.until > now or w.complete:
+            # (complete: its answers are given but FOLD_LIMIT windows were resolved at once already)
             self._timer = loop.create_task(self._run_window(w))
         # else the window waits for its people's answers alone, with nothing to time: the last one resolves it
 
@@ -739,7 +745,10 @@ class Room:
                 deal = self.match.current
                 if len(self.match.deals) - 1 != w.key[0] or deal.window() != w.seats[i:]:
                     break  # an answer ended the event: the rest are void
+                if i and (deal.phase != w.phase or any(e["type"] == "void" for e in deal.events[w.events_at :])):
+                    break  # the deal was voided (a second revolution) and dealt again: a new event asks the rest
                 action, by = w.answers[s]
+                self._parsed = w.parsed.get(s)
                 try:
                     self.commit("act", s, {"action": action, "by": by})
                 except IllegalAction:

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..actions import PASS
+from ..actions import PASS, Action
 from ..deal import SETUP_BUY_FOUR, SETUP_REVOLUTION, Deal
 
 WindowKey = tuple[int, int]
@@ -40,8 +40,14 @@ class Window:
     """Loop time when it opened."""
     until: float
     """Loop time before which it does not resolve (the masking time)."""
+    phase: str = ""
+    """The deal's phase when it opened."""
+    events_at: int = 0
+    """How many events the deal had when it opened: a ``void`` after them ends the event asked about."""
     answers: dict[int, tuple[str, str]] = field(default_factory=dict)
     """seat → (action text, by: ``forced``, ``bot``, ``auto``, ``player`` or ``timeout``)."""
+    parsed: dict[int, Action] = field(default_factory=dict)
+    """seat → its answer as the engine's action, where the table has it (not parsed again from the text)."""
     asked: set[int] = field(default_factory=set)
     """People with a real choice who have not answered yet."""
     thinking: list[int] = field(default_factory=list)

@@ -994,7 +994,13 @@ export class LiveTable {
       reason = res.reason;
       this.hintCode = { code: res.code, params: res.params };
     } catch (e) {
+      // the table moved on (409), or the automatic suggestion: nothing to show
       if (e.status === 409 || this.frame.state !== state || soft) return;
+      // a hint for this seat already being worked out (429), the server busy with hints (503): say so
+      if (e.status === 429 || e.status === 503) {
+        toast(t(e.status === 429 ? "hint_pending" : "hint_busy"), "warn");
+        return;
+      }
       const turn = this.frame.turn;
       const list = turn.choices || turn.sample || [];
       action = list.find((c) => c !== "pass" && c !== "yield") || list[0];
