@@ -481,10 +481,17 @@ def test_on_a_phone(browser: Any, server: LiveServer) -> None:
             for box in page.eval_on_selector_all(sel, "els => els.map(e => e.getBoundingClientRect().toJSON())"):
                 assert box["x"] >= -1 and box["x"] + box["width"] <= width + 1, (sel, box)
         # the selection's count badge on the group nearest the right edge stays on the screen too
-        groups = page.query_selector_all(".hand .group")
-        right = max(groups, key=lambda g: g.bounding_box()["x"] + g.bounding_box()["width"])
-        if right.get_attribute("data-sel") in (None, "0"):
-            right.tap()
+        # (once the hint's suggestion has come: it redraws the hand)
+        page.wait_for_function("() => window.gouji.view.suggestedFor === window.gouji.view.frame.state")
+        rank = page.evaluate(
+            """() => [...document.querySelectorAll('.hand .group')]
+                .reduce((a, g) => (g.getBoundingClientRect().right > a.getBoundingClientRect().right ? g : a))
+                .dataset.rank"""
+        )
+        right = f".hand .group[data-rank='{rank}']"
+        if page.get_attribute(right, "data-sel") in (None, "0"):
+            page.tap(right)
+        page.wait_for_selector(f"{right} .sel-n")
         badge = page.eval_on_selector_all(".hand .group .sel-n", "els => els.map(e => e.getBoundingClientRect().right)")
         assert badge and max(badge) <= width, badge
         assert page.evaluate("document.documentElement.scrollWidth") <= width
