@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import time
 import uuid
@@ -20,6 +21,7 @@ import sqlalchemy as sa
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
+import gouji.server.config
 from gouji.server import Limits, create_app
 
 PG = os.environ.get("GOUJI_TEST_POSTGRES")
@@ -27,6 +29,16 @@ PG = os.environ.get("GOUJI_TEST_POSTGRES")
 ROOMY = Limits(create_burst=1000, waiting_per_client=1000, seat_burst=1000, auto_burst=1000)
 """The limits of the tests' servers: the tests create tables and take seats from one client far faster than
 a person would (the tests of the limits set their own)."""
+
+
+@pytest.fixture(autouse=True)
+def seeded(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tables of an in-process test are dealt, and their bots draw, from seeds fixed by the test's name
+    (large, like real ones, so a seed's digits do not turn up in a frame by chance): a test plays the same
+    deals on every run and database, and a deal that lacks what a test waits for fails every time, not once
+    in a while on CI.  (Tests of a server process deal at random.)"""
+    rng = random.Random(f"{request.node.module.__name__}.{request.node.originalname}")
+    monkeypatch.setattr(gouji.server.config, "new_seed", lambda: rng.randrange(2**62, 2**63))
 
 
 @pytest.fixture(params=["sqlite", *(["postgres"] if PG else [])])
@@ -205,14 +217,23 @@ def choose(turn: dict[str, Any], prefer_play: bool = True) -> str:
 
 
 def play_turn(p: Player, seat: int, timeout: float = 10.0) -> dict[str, Any]:
-    """Wait for this seat's turn (on the newest frame) and take a legal action; returns the frame acted on."""
+    """Wait for this seat's turn (on the newest frame) and take a legal action; returns the frame acted on.
+
+    A seat may have fewer real choices in a deal than a test plays turns (a seat with one answer is never
+    asked): when the deal ends first and the table waits for this seat to be ready, it says ``ready``, as a
+    player would, and plays its turn in the next deal."""
     end = time.monotonic() + timeout
     p.pending()
+    readied: int | None = None
     while True:
         f = p.last_state
         if f is not None and f["turn"]["seat"] == seat and "legal_count" in f["turn"] and p.acted_at != f["state"]:
             p.act(choose(f["turn"]), f["state"])
             return f
+        gate = None if f is None else f["table"].get("ready")
+        if f is not None and gate is not None and not gate["seats"][seat] and readied != f["state"]:
+            readied = f["state"]
+            p.send({"type": "ready", "token": p.token})
         left = end - time.monotonic()
         assert left > 0, "the seat's turn did not come"
         p.until(lambda fr: fr["type"] == "state", left)

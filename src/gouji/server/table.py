@@ -34,6 +34,7 @@ from ..actions import PASS, YIELD, Action, InvalidAction, parse_action
 from ..bots import BOTS, Bot, make_bot
 from ..deal import SEATS, Deal, IllegalAction
 from ..match import Match
+from . import config as table_config
 from . import protocol as P
 from .config import TableConfig
 from .connection import Connection
@@ -145,7 +146,7 @@ class Room:
         self.conns: set[Connection] = set()
         self._bots: dict[int, Bot] = {i: make_bot(b) for i, b in enumerate(config.bots) if b is not None}
         self._auto_bot: Bot = make_bot(auto_bot_name())
-        self._rng = random.Random(secrets.randbits(64))
+        self._rng = random.Random(table_config.new_seed())  # the bots' draws: as unpredictable as the deal
         self._timer: asyncio.Task[None] | None = None
         self._timer_key: tuple[Any, ...] | None = None
         self.deadline: float | None = None
