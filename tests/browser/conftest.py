@@ -9,6 +9,7 @@ The tests skip, saying why, when Playwright is not installed or Chromium is miss
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
 import os
 import socket
@@ -26,6 +27,7 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
+import gouji.server.config
 from gouji.server import create_app
 from gouji.server.replay_api import STATIC_DIR, replay_routes
 
@@ -127,6 +129,15 @@ class LiveServer:
 
     def wait(self, pred: Callable[[], bool], timeout: float = 20.0, what: str = "the condition") -> None:
         wait_until(pred, timeout, what)
+
+
+@pytest.fixture(autouse=True)
+def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every table of the browser tests is dealt, and its bots draw, from a fixed seed (1, 2, … in each
+    test), so a test plays the same deals in every run: a person's clicks vary with the cards, and a random
+    deal may never offer what a test looks for (a hint to beat a seat's play, a setup question)."""
+    seeds = itertools.count(1)
+    monkeypatch.setattr(gouji.server.config, "new_seed", lambda: next(seeds))
 
 
 @pytest.fixture(scope="session")

@@ -15,23 +15,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 import gouji
-import gouji.server.config
 from gouji.bots.heuristic import tuned
 
 from .conftest import PHONE, LiveServer, shot
 from .test_table import DOCS_SCREENSHOT, open_seat, sent_actions, state
-
-
-@pytest.fixture(autouse=True)
-def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Every table of these tests is dealt from a fixed seed (1, 2, … in each test), so a test plays the same
-    deals in every run: a person's clicks vary with the cards, and a random deal may never offer what a test
-    looks for (a hint to beat a seat's play)."""
-    seeds = itertools.count(1)
-    monkeypatch.setattr(gouji.server.config, "new_seed", lambda: next(seeds))
 
 
 def _person_with_bots(server: LiveServer, **body: Any) -> dict[str, Any]:
