@@ -32,6 +32,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..actions import Action
 from ..deal import SEATS
 from ..event import EventError, check_teams
 from ..match import Match, Tournament, TournamentTable
@@ -114,9 +115,11 @@ class DuplicateRoom(Room):
     def finished_records(self, deal_index: int) -> list[tuple[str, int | None, dict[str, Any]]]:
         return []  # the match stores the match's records once both tables have played the deal
 
-    def commit(self, kind: str, seat: int | None = None, data: dict[str, Any] | None = None) -> None:
+    def commit(
+        self, kind: str, seat: int | None = None, data: dict[str, Any] | None = None, action: Action | None = None
+    ) -> None:
         before = len(self.match.points)
-        super().commit(kind, seat, data)
+        super().commit(kind, seat, data, action)
         if not self.replaying and self.hall is not None and len(self.match.points) > before:
             self.hall.deal_finished(self.table_index)
 

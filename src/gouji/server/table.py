@@ -161,8 +161,6 @@ class Room:
         self.window: Window | None = None
         """The decision window open now (:mod:`gouji.server.window`), or None."""
         self._resolving = False
-        self._parsed: Action | None = None
-        """The action the change being committed takes, as :meth:`_feed` has it (else parsed from its text)."""
         self._folding = 0
         """How many windows resolved at once are being fed now, one inside the other (at most FOLD_LIMIT)."""
         self._hands: dict[int, tuple[list[int], str]] = {}
@@ -258,11 +256,14 @@ class Room:
 
     # ------------------------------------------------------------------ the one way to change a table
 
-    def commit(self, kind: str, seat: int | None = None, data: dict[str, Any] | None = None) -> None:
+    def commit(
+        self, kind: str, seat: int | None = None, data: dict[str, Any] | None = None, action: Action | None = None
+    ) -> None:
         """Apply one change (raises, changing nothing, if the engine refuses an action), number it, store
-        it, restart the timer and send every connection its view."""
+        it, restart the timer and send every connection its view.  An ``act``'s ``action``, where the caller
+        has it as the engine's action, is taken as it is (else ``data["action"]`` is parsed)."""
         data = data or {}
-        pending = self._apply(kind, seat, data)
+        pending = self._apply(kind, seat, data, action)
         self.state += 1
         if kind in DECISION_KINDS:
             self.decision = self.state
@@ -319,14 +320,13 @@ class Room:
         if all(self.seat_ready(i) for i in range(SEATS)):
             self.commit("resume", None, {"by": "ready"})
 
-    def _apply(self, kind: str, seat: int | None, data: dict[str, Any]) -> _Pending:
+    def _apply(self, kind: str, seat: int | None, data: dict[str, Any], action: Action | None) -> _Pending:
         pending = _Pending()
         if kind == "act":
             assert seat is not None
             m = self.match
             deal_index = len(m.deals) - 1
-            parsed, self._parsed = self._parsed, None  # (the action of data["action"], if the window had it)
-            m.act(data["action"] if parsed is None else parsed, seat=seat)
+            m.act(data["action"] if action is None else action, seat=seat)
             by = data.get("by", "player")
             if self.seats[seat].bot is None:
                 if by == "timeout":
@@ -748,13 +748,13 @@ class Room:
                     break  # an answer ended the event: the rest are void
                 if i and (deal.phase != w.phase or any(e["type"] == "void" for e in deal.events[w.events_at :])):
                     break  # the deal was voided (a second revolution) and dealt again: a new event asks the rest
-                action, by = w.answers[s]
-                self._parsed = w.parsed.get(s)
+                text, by = w.answers[s]
                 try:
-                    self.commit("act", s, {"action": action, "by": by})
+                    self.commit("act", s, {"action": text, "by": by}, w.parsed.get(s))
                 except IllegalAction:
                     log.exception("an answer was refused at table %s; playing the first legal one", self.code)
-                    self.commit("act", s, {"action": str(deal.legal_actions()[0]), "by": by})
+                    first = deal.legal_actions()[0]
+                    self.commit("act", s, {"action": str(first), "by": by}, first)
         finally:
             self._resolving = False
 
