@@ -2,14 +2,16 @@
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-STAMP := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+SUM := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+BASE := $(VENV)/.installed-base-$(SUM)
+STAMP := $(VENV)/.installed-all-$(SUM)
 
 .PHONY: run sim test chromium lint typecheck unit bench bench-bots bench-arena bench-server install
 
-run: $(STAMP)  ## install, then start the web table on http://127.0.0.1:8000 (Ctrl-C stops it)
+run: $(BASE)  ## install, then start the web table on http://127.0.0.1:8000 (Ctrl-C stops it)
 	$(BIN)/gouji serve
 
-sim: $(STAMP)  ## install, then play 200 random deals and print the statistics
+sim: $(BASE)  ## install, then play 200 random deals and print the statistics
 	$(BIN)/gouji sim --rules qingdao --deals 200 --seed 1
 
 test: $(STAMP) chromium lint typecheck unit  ## install, then lint, type-check and run every test
@@ -21,11 +23,20 @@ chromium:  ## Debian's Chromium for the browser tests (installed when missing an
 
 install: $(STAMP)
 
+# What the table needs (`make run`, `make sim`): the package alone, no test or research extras.
+$(BASE): pyproject.toml
+	test -x $(BIN)/python || $(PY) -m venv $(VENV)
+	$(BIN)/python -m pip install -q --upgrade pip
+	$(BIN)/python -m pip install -q -e .
+	rm -f $(VENV)/.installed-base-* && touch $(BASE)
+
+# Everything the tests and benchmarks use: the test tools and the research extras (PyTorch's CPU build, Ray,
+# PettingZoo, Gymnasium, OpenSpiel).
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
 	$(BIN)/python -m pip install -q -e '.[test,rl,train]'
-	rm -f $(VENV)/.installed-* && touch $(STAMP)
+	rm -f $(VENV)/.installed-all-* && touch $(STAMP)
 
 lint:
 	$(BIN)/ruff check src tests benchmarks
