@@ -148,6 +148,28 @@ def test_unfinished_set_record_replays_to_where_it_was() -> None:
     assert again.current.events == m.current.events and again.to_act == m.to_act
 
 
+def test_a_record_up_to_a_finished_deal(qingdao_set: Match) -> None:
+    """``record(upto=k)``: the set as it stood when deal k ended — its first k + 1 deals, their totals, signed;
+    the whole set's record when k is the last deal; a deal that has not ended is refused."""
+    m = qingdao_set
+    whole = m.record()
+    for k in range(len(m.points)):
+        rec = m.record(upto=k)
+        assert rec["deals"] == whole["deals"][: k + 1]
+        assert rec["totals"] == [sum(p[0] for p in m.points[: k + 1]), sum(p[1] for p in m.points[: k + 1])]
+        again = load_record(json.dumps(rec))
+        assert isinstance(again, Match) and [d.events for d in again.deals[: k + 1]] == [
+            d.events for d in m.deals[: k + 1]
+        ]
+        assert list(again.totals) == rec["totals"]
+    assert m.record(upto=len(m.points) - 1) == whole
+    with pytest.raises(ValueError, match="has not finished"):
+        m.record(upto=len(m.points))
+    playing = Match("qingdao", seed=5)
+    with pytest.raises(ValueError, match="deal 0 has not finished"):
+        playing.record(upto=0)
+
+
 def resign(rec: dict) -> dict:  # type: ignore[type-arg]
     from gouji.match import _sign
 

@@ -137,10 +137,16 @@ class Match:
         """Team points so far: (team 0 = seats 0, 2, 4; team 1 = seats 1, 3, 5)."""
         return (sum(p[0] for p in self.points), sum(p[1] for p in self.points))
 
-    def record(self) -> dict[str, Any]:
-        """The set as a record: rules, seeds, every decision, the results, and a checksum."""
+    def record(self, upto: int | None = None) -> dict[str, Any]:
+        """The set as a record: rules, seeds, every decision, the results, and a checksum.  With ``upto``, the
+        set up to and including finished deal ``upto`` (0-based): the later deals left out, the totals of these
+        deals — a record that :meth:`from_record` reads as the set stopped there (a server stores one as each
+        deal ends)."""
+        if upto is not None and not 0 <= upto < len(self.points):
+            raise ValueError(f"deal {upto} has not finished: {len(self.points)} deals of this set have")
+        n = len(self.deals) if upto is None else upto + 1
         deals = []
-        for i, deal in enumerate(self.deals):
+        for i, deal in enumerate(self.deals[:n]):
             first = deal.events[0]
             entry: dict[str, Any] = {
                 "seed": first["seed"],
@@ -152,6 +158,7 @@ class Match:
                 entry["places"] = deal.result()["places"]
                 entry["points"] = list(self.points[i])
             deals.append(entry)
+        points = self.points[:n]
         body = {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
@@ -160,7 +167,7 @@ class Match:
             "seed": self.seed,
             "set_length": self.set_length,
             "deals": deals,
-            "totals": list(self.totals),
+            "totals": [sum(p[0] for p in points), sum(p[1] for p in points)],
         }
         return _sign(body)
 

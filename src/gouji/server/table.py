@@ -18,7 +18,6 @@ import collections
 import concurrent.futures
 import hashlib
 import hmac
-import json
 import logging
 import random
 import secrets
@@ -901,10 +900,4 @@ class _Frames:
 def deal_record(match: Match, index: int) -> dict[str, Any]:
     """The set's record up to and including finished deal ``index`` (a set record :func:`load_record`
     reads, with the later deals left out and the totals of these deals)."""
-    body = {k: v for k, v in match.record().items() if k != "checksum"}
-    body["deals"] = body["deals"][: index + 1]
-    pts = match.points[: index + 1]
-    body["totals"] = [sum(p[0] for p in pts), sum(p[1] for p in pts)]
-    canonical = json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-    body["checksum"] = "sha256:" + hashlib.sha256(canonical).hexdigest()
-    return body
+    return match.record(upto=index)
