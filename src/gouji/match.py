@@ -223,7 +223,7 @@ class TournamentTable(Match):
             if len(self.deals) < self.set_length:
                 self._start_deal()
 
-    def record(self) -> dict[str, Any]:
+    def record(self, upto: int | None = None) -> dict[str, Any]:
         """A table alone has no record of its own: its match's (:meth:`Tournament.from_tables`) holds it."""
         raise RecordError("one table of a duplicate match is recorded with the match: Tournament.from_tables")
 
