@@ -367,9 +367,10 @@ class Room:
     def finished_records(self, deal_index: int) -> list[tuple[str, int | None, dict[str, Any]]]:
         """The records to store when deal ``deal_index`` ends: the set up to that deal, and the whole set when
         it was the last (a table of a duplicate match stores none: its match stores the match's)."""
-        out: list[tuple[str, int | None, dict[str, Any]]] = [("deal", deal_index, deal_record(self.match, deal_index))]
+        record = deal_record(self.match, deal_index)
+        out: list[tuple[str, int | None, dict[str, Any]]] = [("deal", deal_index, record)]
         if self.match.is_over:
-            out.append(("set", None, self.match.record()))
+            out.append(("set", None, record))  # (the set up to its last deal is the whole set: built once)
         return out
 
     @staticmethod
