@@ -29,7 +29,7 @@ from typing import Any
 import orjson
 
 from .. import cards as C
-from ..actions import PASS, YIELD, Action, InvalidAction, parse_action
+from ..actions import PASS, YIELD, Action, InvalidAction, LegalActions, parse_action
 from ..bots import BOTS, Bot, make_bot
 from ..deal import SEATS, Deal, IllegalAction
 from ..match import Match
@@ -507,9 +507,9 @@ class Room:
             return turn  # (while a window's answers are fed to the engine nobody is asked anything)
         if w is not None and seat not in w.asked:
             if seat in w.prompted:
-                turn["answered"] = w.answers[seat][0]
-            elif w.answers.get(seat, ("", ""))[1] == "forced":
-                turn["forced"] = w.answers[seat][0]
+                turn["answered"] = str(w.answers[seat][0])
+            elif seat in w.answers and w.answers[seat][1] == "forced":
+                turn["forced"] = str(w.answers[seat][0])
             return turn
         turn["seat"] = seat
         turn["auto"] = self.seats[seat].bot is not None or self.seats[seat].auto  # of this seat, as `seat` is
@@ -570,8 +570,7 @@ class Room:
         deal = self.match.current
         if action not in deal.legal_actions_of(seat):
             raise P.ProtocolError(P.ILLEGAL, deal.refusal(seat, action), msg.id)
-        w.parsed[seat] = action
-        self._answer(w, seat, str(action), "player")
+        self._answer(w, seat, action, "player")
 
     def set_auto(self, conn: Connection, msg: P.ClientMessage) -> None:
         """托管 on or off for the connection's own seat."""
@@ -650,8 +649,7 @@ class Room:
             person = seat.bot is None and not seat.auto
             w.choice = w.choice or len(legal) > 1
             if len(legal) == 1 and not (person and seat.ask_single and seat.nickname is not None):
-                w.answers[s] = (str(legal[0]), "forced")
-                w.parsed[s] = legal[0]
+                w.answers[s] = (legal[0], "forced")
             elif not person:
                 w.thinking.append(s)  # the window's task has the bot think (on the bots' thread)
             else:
@@ -678,7 +676,7 @@ class Room:
             self._timer = loop.create_task(self._run_window(w))
         # else the window waits for its people's answers alone, with nothing to time: the last one resolves it
 
-    def _answer(self, w: Window, seat: int, action: str, by: str) -> None:
+    def _answer(self, w: Window, seat: int, action: Action, by: str) -> None:
         """A person's answer to the open window; resolves it when it was the last one and the masking time
         is over."""
         w.answers[seat] = (action, by)
@@ -748,9 +746,9 @@ class Room:
                     break  # an answer ended the event: the rest are void
                 if i and (deal.phase != w.phase or any(e["type"] == "void" for e in deal.events[w.events_at :])):
                     break  # the deal was voided (a second revolution) and dealt again: a new event asks the rest
-                text, by = w.answers[s]
+                action, by = w.answers[s]
                 try:
-                    self.commit("act", s, {"action": text, "by": by}, w.parsed.get(s))
+                    self.commit("act", s, {"action": str(action), "by": by}, action)
                 except IllegalAction:
                     log.exception("an answer was refused at table %s; playing the first legal one", self.code)
                     first = deal.legal_actions()[0]
@@ -776,34 +774,33 @@ class Room:
         if self.ready is not None:
             self.commit("resume", None, {"by": "timeout"})
 
-    def _bot_call(self, seat: int) -> tuple[Bot, dict[str, Any], Any]:
+    def _bot_call(self, seat: int) -> tuple[Bot, dict[str, Any], LegalActions]:
         """What seat ``seat``'s bot (or the 托管 bot) decides from: its own view and legal actions."""
         bot = self._bots.get(seat, self._auto_bot)
         deal = self.match.current
         legal = deal.legal_actions_of(seat)
         return bot, deal.view(seat, log=bool(getattr(bot, "wants_log", False))), legal
 
-    def _bot_action_now(self, seat: int) -> str:
+    def _bot_action_now(self, seat: int) -> Action:
         """The bot's action for ``seat`` in the current window, thought out here (a seat going on 托管
         while it is asked)."""
         bot, view, legal = self._bot_call(seat)
         try:
-            return str(bot.decide(view, legal, self._rng))
+            return bot.decide(view, legal, self._rng)
         except Exception:
             log.exception("bot %s failed at table %s; playing the first legal action", bot.name, self.code)
-            return str(legal[0])
+            return legal[0]
 
-    async def _bot_action(self, seat: int) -> str:
+    async def _bot_action(self, seat: int) -> Action:
         """The bot's action for ``seat`` in the current window, thought out on the bots' thread: the event
         loop only makes the seat's view (the bot sees nothing else) and goes on serving every other table
         meanwhile.  The window's task awaits it; a window closed meanwhile drops the answer."""
         bot, view, legal = self._bot_call(seat)
         try:
-            action = await asyncio.get_running_loop().run_in_executor(bot_pool(), bot.decide, view, legal, self._rng)
-            return str(action)
+            return await asyncio.get_running_loop().run_in_executor(bot_pool(), bot.decide, view, legal, self._rng)
         except Exception:
             log.exception("bot %s failed at table %s; playing the first legal action", bot.name, self.code)
-            return str(legal[0])
+            return legal[0]
 
     def start_timers(self) -> None:
         """Start the turn timer (after a restore: timers start afresh); a restored pause between two deals

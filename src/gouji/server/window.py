@@ -44,10 +44,8 @@ class Window:
     """The deal's phase when it opened."""
     events_at: int = 0
     """How many events the deal had when it opened: a ``void`` after them ends the event asked about."""
-    answers: dict[int, tuple[str, str]] = field(default_factory=dict)
-    """seat → (action text, by: ``forced``, ``bot``, ``auto``, ``player`` or ``timeout``)."""
-    parsed: dict[int, Action] = field(default_factory=dict)
-    """seat → its answer as the engine's action, where the table has it (not parsed again from the text)."""
+    answers: dict[int, tuple[Action, str]] = field(default_factory=dict)
+    """seat → (its answer, by: ``forced``, ``bot``, ``auto``, ``player`` or ``timeout``)."""
     asked: set[int] = field(default_factory=set)
     """People with a real choice who have not answered yet."""
     thinking: list[int] = field(default_factory=list)
@@ -75,11 +73,11 @@ def window_kind(deal: Deal) -> str:
     return "turn"
 
 
-def timeout_answer(kind: str, legal_has_pass: bool) -> str | None:
+def timeout_answer(kind: str, legal_has_pass: bool) -> Action | None:
     """What a timeout answers for a person: ``pass`` in a window of several seats (it declines); None
     (the 托管 bot decides) for one seat's own turn."""
     if kind != "turn" and legal_has_pass:
-        return str(PASS)
+        return PASS
     return None
 
 
