@@ -63,6 +63,19 @@ def cpu_seconds(pid: int) -> float | None:
         return None
 
 
+def tree_cpu_seconds(pid: int) -> float | None:
+    """CPU time of a process and of its children (the server's database writer process)."""
+    total = cpu_seconds(pid)
+    if total is None:
+        return None
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            kids = [int(k) for k in f.read().split()]
+    except OSError:
+        kids = []
+    return total + sum(cpu_seconds(k) or 0.0 for k in kids)
+
+
 def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
@@ -254,13 +267,13 @@ async def run(tables: int, seconds: float, max_moves: int, port: int, think: flo
     stats.errors.clear()
     start = time.perf_counter()
     pid = server.pid
-    cpu0, own0 = cpu_seconds(pid), time.process_time()
+    cpu0, own0 = tree_cpu_seconds(pid), time.process_time()
     while time.perf_counter() - start < seconds and len(stats.latencies) < max_moves:
         await asyncio.sleep(0.1)
         if any(p.closed.done() for p in players):
             break
     elapsed = time.perf_counter() - start
-    cpu1, own1 = cpu_seconds(pid), time.process_time()
+    cpu1, own1 = tree_cpu_seconds(pid), time.process_time()
     failed = sum(1 for p in players if p.closed.done() and not p.closed.result())
     if server.kill_at_end:
         server.kill()  # SIGKILL while every table has moves in flight; what the clients saw must be stored
@@ -302,8 +315,8 @@ class Server:
     """``gouji.server.serve`` in a subprocess on a fresh database: SQLite in a temporary folder, or a new
     database on the PostgreSQL of ``--postgres``."""
 
-    def __init__(self, kind: str, tmp: str, postgres: str | None, kill_at_end: bool) -> None:
-        self.kind, self.kill_at_end = kind, kill_at_end
+    def __init__(self, kind: str, tmp: str, postgres: str | None, kill_at_end: bool, writer: str | None = None) -> None:
+        self.kind, self.kill_at_end, self.writer = kind, kill_at_end, writer
         self.port = free_port()
         self.admin: Any = None
         if kind == "sqlite":
@@ -335,6 +348,7 @@ class Server:
             "100000",
             "--seat-burst",
             "100000",
+            *(["--writer", writer] if writer else []),
         ]
         self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(cmd)
         self.pid = self.proc.pid
@@ -517,6 +531,11 @@ def main() -> None:
     parser.add_argument(
         "--hold", type=int, default=0, help="measure how long N tables of heuristic bots hold the event loop"
     )
+    parser.add_argument(
+        "--writer",
+        choices=["thread", "process"],
+        help="where the server runs its database transactions (default: the server's default)",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     try:
@@ -530,7 +549,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
             for think in args.think if args.tables else ():
-                server = Server(kind, tmp, args.postgres, args.kill)
+                server = Server(kind, tmp, args.postgres, args.kill, args.writer)
                 try:
                     results.append(runner(run(args.tables, args.seconds, args.moves, server.port, think, server)))
                 finally:

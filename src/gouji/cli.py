@@ -571,6 +571,13 @@ def _sim_sets(rs: RuleSet, sets: int, seed: int, bots: str, as_json: bool, recor
     help="A reverse proxy (address or network; repeat for more) whose X-Forwarded-For header names the client "
     "for the per-client limits.  [default: none: the limits key on the connection's own address]",
 )
+@click.option(
+    "--writer",
+    type=click.Choice(["thread", "process"]),
+    default=None,
+    help="Where the database's transactions run: a process of their own, or a thread of the server.  "
+    "[default: process on Linux, thread elsewhere]",
+)
 def serve(
     host: str,
     port: int,
@@ -580,6 +587,7 @@ def serve(
     ready_seconds: float | None,
     auto_bot: str,
     trusted_proxy: tuple[str, ...],
+    writer: str | None,
 ) -> None:
     """Run the game server: tables of six with bots and people, play over WebSockets, every finished deal
     and set stored as its record.  Starts on an SQLite file by default, with nothing to set up; the same
@@ -605,6 +613,7 @@ def serve(
             bot_delay=bot_delay,
             ready_seconds=ready_seconds,
             trusted_proxy=trusted_proxy,
+            writer=writer,
         )
     except StorageError as e:
         raise click.ClickException(str(e)) from None

@@ -3,11 +3,12 @@ every client back — and every change any client saw is in the database as it w
 
 Tables of two people's seats and four bots (and a spectator each) play; the clients answer their turns and
 say ``ready`` between deals, keeping every ``state`` frame they receive.  The server is killed with SIGKILL
-several times at random moments, restarted on the same port and database, and the clients reconnect with
-their tokens.  At the end the stored events of each table are replayed change by change: every state number
-any client received must be stored, and the view it was sent at that number must be the view the stored
-history gives at that number (so no number was used twice for different changes, and none went backwards);
-every finished deal must have its record.  On SQLite, and on PostgreSQL when ``GOUJI_TEST_POSTGRES`` is set
+several times at random moments (once its database writer process instead, after which the server must
+stop by itself), restarted on the same port and database, and the clients reconnect with their tokens.  At
+the end the stored events of each table are replayed change by change: every state number any client
+received must be stored, and the view it was sent at that number must be the view the stored history gives
+at that number (so no number was used twice for different changes, and none went backwards); every
+finished deal must have its record.  On SQLite, and on PostgreSQL when ``GOUJI_TEST_POSTGRES`` is set
 (``.ci/run`` starts one).
 """
 
@@ -31,6 +32,7 @@ from websockets.sync.client import ClientConnection, connect
 
 from gouji.server.config import TableConfig
 from gouji.server.table import Room
+from gouji.server.writer_process import EXIT_WRITER_DIED
 
 from ..helpers import free_port
 from .conftest import choose, wait_serving
@@ -72,11 +74,40 @@ class ServerProcess:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
         wait_serving(self.proc, f"http://127.0.0.1:{self.port}", self.log)
 
-    def kill(self) -> None:
+    def writer_pid(self) -> int | None:
+        """The server's database writer process (``gouji serve``'s default on Linux), if it has one."""
         assert self.proc is not None
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.wait(timeout=30)
+        try:
+            kids = Path(f"/proc/{self.proc.pid}/task/{self.proc.pid}/children").read_text().split()
+        except OSError:
+            return None
+        return int(kids[0]) if kids else None
+
+    def kill(self, victim: str = "server") -> None:
+        """``kill -9`` of the server — or of its writer process, after which the server must stop by itself
+        (nothing can be stored any more).  Either way the writer must not outlive the server: a writer still
+        storing while the next server restores would break the state numbers."""
+        assert self.proc is not None
+        writer = self.writer_pid()
+        if victim == "writer":
+            assert writer is not None, "the server has no writer process"
+            os.kill(writer, signal.SIGKILL)
+            assert self.proc.wait(timeout=30) == EXIT_WRITER_DIED
+        else:
+            os.kill(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(timeout=30)
         self.proc = None
+        end = time.monotonic() + 10
+        while writer is not None and _alive(writer):
+            assert time.monotonic() < end, "the writer process outlived its server"
+            time.sleep(0.01)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
 
 
 class Client(threading.Thread):
@@ -214,7 +245,7 @@ def _crash_and_check(db_url: str, tmp_path: Path) -> None:
         for kill in range(KILLS):
             connected = [c.connections for c in clients]
             time.sleep(rng.uniform(0.3, 1.5))  # play, then a kill at a random moment
-            server.kill()
+            server.kill("writer" if kill == 1 and sys.platform.startswith("linux") else "server")
             time.sleep(rng.uniform(0.0, 0.3))
             server.start()
             end = time.monotonic() + 30

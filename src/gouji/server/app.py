@@ -50,7 +50,7 @@ from websockets.protocol import State as WSState
 
 from . import protocol as P
 from .connection import Connection, SendText
-from .durability import Writer
+from .durability import StoreWriter, Writer
 from .errors import RequestError
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_capped
 from .lobby import Lobby
@@ -58,8 +58,12 @@ from .replay_api import STATIC_DIR, replay_routes
 from .storage import open_store
 from .table import token_hash
 from .tournament_api import tournament_routes
+from .writer_process import ProcessWriter, WriterDied
 
 log = logging.getLogger("gouji.server")
+
+WRITERS = ("thread", "process")
+"""Where the database's transactions may run (:func:`create_app`'s ``writer``)."""
 
 
 def create_app(
@@ -70,18 +74,31 @@ def create_app(
     limits: Limits | None = None,
     max_tables: int = 2000,
     ready_seconds: float | None = None,
+    writer: str = "thread",
 ) -> Starlette:
     """The server's ASGI app on ``database_url`` (SQLite or ``postgresql+psycopg://…``).
+
+    ``writer``: where the database's transactions run — ``"thread"``, a thread of this process
+    (:class:`~gouji.server.durability.Writer`), or ``"process"``, a process of their own
+    (:class:`~gouji.server.writer_process.ProcessWriter`, which ``gouji serve`` uses on Linux).
 
     ``turn_seconds``, ``bot_delay`` and ``ready_seconds`` (how long the pause between two deals of a set waits
     for the players; None: each table's turn time) are the defaults of tables created without them.
     """
     lim = limits or Limits()
+    if writer not in WRITERS:
+        raise ValueError(f"writer must be one of {', '.join(WRITERS)}, not {writer!r}")
+    writer_kind = writer
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         store = await asyncio.to_thread(open_store, database_url)
-        writer = Writer(store)
+        writer: StoreWriter
+        try:
+            writer = await ProcessWriter.start(store, database_url) if writer_kind == "process" else Writer(store)
+        except BaseException:
+            store.close()
+            raise
         lobby = Lobby(
             writer,
             default_turn=turn_seconds,
@@ -102,9 +119,13 @@ def create_app(
         finally:
             lobby.shutdown()
             await asyncio.sleep(0)
-            await writer.drain()
-            writer.close()
-            store.close()
+            try:
+                await writer.drain()
+            except WriterDied as e:
+                log.error("%s", e)
+            finally:
+                writer.close()
+                store.close()
 
     routes = [
         *replay_routes(),

@@ -40,7 +40,7 @@ from ..rules import RuleSet
 from . import protocol as P
 from .config import TableConfig, parse_table_request, valid_nickname
 from .connection import Connection
-from .durability import Writer
+from .durability import StoreWriter
 from .errors import RequestError
 from .storage import Op, RecordOp, StatusOp, StoredTable
 from .table import Room, new_token, token_hash
@@ -159,7 +159,7 @@ class DuplicateRoom(Room):
 class MatchHall:
     """A duplicate match between two teams at two tables, and its scorekeeper's view (记分员)."""
 
-    def __init__(self, row_id: int, code: str, info: dict[str, Any], writer: Writer) -> None:
+    def __init__(self, row_id: int, code: str, info: dict[str, Any], writer: StoreWriter) -> None:
         self.id = row_id
         self.code = code
         self.info = info

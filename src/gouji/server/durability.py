@@ -18,12 +18,17 @@ the loop between two commits, which cost the loop a twelfth of its time under lo
 
 Reads (:meth:`Writer.call`) run on the same thread, in order with the commits.
 
+:class:`StoreWriter` is what the tables and the lobby use; :class:`Writer` keeps the transaction on a thread
+of the server's process, :class:`~gouji.server.writer_process.ProcessWriter` (``gouji serve``'s default on
+Linux) in a process of its own, where it never waits for the interpreter lock the event loop holds.
+
 A transaction that fails (the database is gone, the disk is full) is retried, with a growing pause, until it
 succeeds; the changes in it and after it are not sent until then, and every failure is logged.
 """
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import concurrent.futures
 import contextlib
@@ -63,7 +68,43 @@ class _Call:
         self.future: concurrent.futures.Future[Any] = concurrent.futures.Future()
 
 
-class Writer:
+class StoreWriter(abc.ABC):
+    """The queue of database writes and reads the tables and the lobby use, in order.
+
+    :meth:`commit` queues a change's writes with a callback run (on the event loop) once they are stored;
+    :meth:`call` awaits a read (or any call of the store) run after the transaction in flight; :meth:`drain`
+    waits until everything committed so far is stored.  ``store`` is the :class:`Store` whose methods
+    :meth:`call` takes."""
+
+    store: Store
+    errors: list[BaseException]
+    """Every failed transaction's exception (each was retried)."""
+    transactions: int
+    """Transactions committed (one per group)."""
+
+    @property
+    @abc.abstractmethod
+    def backlog(self) -> int:
+        """Writes waiting to be stored."""
+
+    @abc.abstractmethod
+    async def call(self, fn: Callable[..., T], *args: Any) -> T:
+        """Run ``fn(*args)`` after the transaction in flight; await the result."""
+
+    @abc.abstractmethod
+    def commit(self, ops: list[Op], done: Callable[[], None]) -> None:
+        """Queue one change's writes; ``done()`` runs on the event loop once they are stored."""
+
+    @abc.abstractmethod
+    async def drain(self) -> None:
+        """Wait until everything committed so far is stored."""
+
+    @abc.abstractmethod
+    def close(self) -> None:
+        """Store what is queued and stop."""
+
+
+class Writer(StoreWriter):
     """Runs the store's calls on one thread of its own, in order: group commits of the tables' writes, and
     reads.
 

@@ -24,7 +24,7 @@ from ..event import Event, EventError, Fixture, MatchResult, check_teams
 from ..match import Tournament
 from ..rules import RuleSet
 from .config import parse_table_request
-from .durability import Writer
+from .durability import StoreWriter
 from .errors import RequestError
 from .storage import EventOp, Op, RecordOp, StatusOp, StoredTable
 from .table import new_token, token_hash
@@ -39,7 +39,7 @@ TABLE_FIELDS = ("preset", "options", "turn_seconds", "ready_seconds", "bot_delay
 class EventHall:
     """A round-robin event on the server: its schedule, the matches started, their results, the standings."""
 
-    def __init__(self, row_id: int, code: str, info: dict[str, Any], owner_hash: str, writer: Writer) -> None:
+    def __init__(self, row_id: int, code: str, info: dict[str, Any], owner_hash: str, writer: StoreWriter) -> None:
         self.id = row_id
         self.code = code
         self.info = info
@@ -80,7 +80,7 @@ class EventHall:
         return [self.change("result", {"fixture": key, "x": x, "y": y})]
 
     @classmethod
-    def replay(cls, stored: StoredTable, writer: Writer) -> EventHall:
+    def replay(cls, stored: StoredTable, writer: StoreWriter) -> EventHall:
         hall = cls(stored.id, stored.code, stored.config, stored.owner_hash, writer)
         for ev in stored.events:
             hall.change(ev["kind"], ev["data"])

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from ..deal import SEATS, IllegalAction
 from . import protocol as P
 from .config import parse_table_request, valid_nickname
-from .durability import Writer
+from .durability import StoreWriter
 from .errors import RequestError
 from .limits import Limits, PerClient
 from .storage import RecordOp, StatusOp, StoredTable
@@ -42,7 +42,7 @@ class Lobby:
 
     def __init__(
         self,
-        writer: Writer,
+        writer: StoreWriter,
         default_turn: float | None = 30.0,
         default_bot_delay: float = 0.5,
         max_tables: int = 2000,

@@ -12,7 +12,7 @@ from typing import Any
 
 import uvicorn
 
-from .app import create_app
+from .app import WRITERS, create_app
 from .limits import Limits
 from .storage import StorageError, open_store
 
@@ -37,6 +37,12 @@ The event loop is always busy on a loaded server; the database writer thread let
 whenever the database works and then waits this long to get it back.  At 5 ms it fell thousands of events
 behind at saturation (``benchmarks/bench_server.py`` reports the events not yet stored); at 1 ms it keeps
 within its 20 ms batch."""
+
+
+DEFAULT_WRITER = "process" if sys.platform.startswith("linux") else "thread"
+"""Where ``gouji serve`` runs the database's transactions: in a process of their own on Linux (where the
+kernel can stop it with the server, ``PR_SET_PDEATHSIG``), where they never wait for the event loop's
+interpreter lock; on a thread of the server elsewhere."""
 
 
 def tune_interpreter() -> None:
@@ -82,14 +88,22 @@ def run(
     log_level: str = "info",
     access_log: bool = True,
     trusted_proxy: Sequence[str] = (),
+    writer: str | None = None,
 ) -> None:
     """Serve until interrupted.  ``trusted_proxy``: the reverse proxies (addresses or networks) whose
-    ``X-Forwarded-For`` names the client, for the per-client limits (:func:`proxy_options`)."""
+    ``X-Forwarded-For`` names the client, for the per-client limits (:func:`proxy_options`).  ``writer``:
+    where the database's transactions run (:func:`~gouji.server.app.create_app`); by default
+    :data:`DEFAULT_WRITER`."""
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
     proxies = trusted_proxies(trusted_proxy)
     open_store(database_url).close()  # a clear StorageError now rather than a traceback from the app's startup
     app = create_app(
-        database_url, turn_seconds=turn_seconds, bot_delay=bot_delay, ready_seconds=ready_seconds, limits=limits
+        database_url,
+        turn_seconds=turn_seconds,
+        bot_delay=bot_delay,
+        ready_seconds=ready_seconds,
+        limits=limits,
+        writer=writer or DEFAULT_WRITER,
     )
     tune_interpreter()
     uvicorn.run(
@@ -140,6 +154,9 @@ def main(argv: list[str] | None = None) -> None:
         metavar="ADDR",
         help="a reverse proxy (address or network) whose X-Forwarded-For names the client (per-client limits)",
     )
+    parser.add_argument(
+        "--writer", choices=WRITERS, default=DEFAULT_WRITER, help="where the database's transactions run"
+    )
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--no-access-log", action="store_true")
     args = parser.parse_args(argv)
@@ -169,6 +186,7 @@ def main(argv: list[str] | None = None) -> None:
             log_level=args.log_level,
             access_log=not args.no_access_log,
             trusted_proxy=args.trusted_proxy,
+            writer=args.writer,
         )
     except StorageError as e:
         parser.exit(2, f"{parser.prog}: {e}\n")

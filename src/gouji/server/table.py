@@ -37,7 +37,7 @@ from . import config as table_config
 from . import protocol as P
 from .config import TableConfig
 from .connection import Connection
-from .durability import Writer
+from .durability import StoreWriter
 from .limits import Limits, TokenBucket
 from .storage import EventOp, Op, RecordOp, StatusOp, StoredTable
 from .window import Window, timeout_answer, window_kind
@@ -129,7 +129,7 @@ class Room:
         code: str,
         config: TableConfig,
         owner_hash: str,
-        writer: Writer | None = None,
+        writer: StoreWriter | None = None,
         limits: Limits | None = None,
     ) -> None:
         self.id = table_id
@@ -379,7 +379,7 @@ class Room:
         return TableConfig.from_dict(stored)
 
     @classmethod
-    def replay(cls, stored: StoredTable, writer: Writer | None, limits: Limits | None = None) -> Room:
+    def replay(cls, stored: StoredTable, writer: StoreWriter | None, limits: Limits | None = None) -> Room:
         """Rebuild a table from its stored configuration and events (after a restart); the records its
         finished deals would have stored are in :attr:`replayed_records`."""
         room = cls(stored.id, stored.code, cls.read_config(stored.config), stored.owner_hash, writer, limits)
