@@ -67,7 +67,8 @@ START_SECONDS = 60.0
 
 
 _CHILD = "import sys; from gouji.server.writer_process import child_main; child_main(sys.argv[1:])"
-"""The writer process's program (``-c``: run as ``-m``, the module would be imported twice)."""
+"""The writer process's program (``-c``: run as ``-m``, the module would be imported twice; ``-P``: the
+server's working directory is not put on the module path)."""
 
 
 class _StoreArg:
@@ -164,7 +165,7 @@ class ProcessWriter(StoreWriter):
         ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
         try:
             self._proc = subprocess.Popen(
-                [sys.executable, "-c", _CHILD, str(theirs.fileno())],
+                [sys.executable, "-P", "-c", _CHILD, str(theirs.fileno())],
                 pass_fds=[theirs.fileno()],
                 stdin=subprocess.DEVNULL,
             )
