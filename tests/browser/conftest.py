@@ -29,6 +29,7 @@ from starlette.staticfiles import StaticFiles
 
 import gouji.server.config
 from gouji.server import create_app
+from gouji.server.play_socket import PlaySocket
 from gouji.server.replay_api import STATIC_DIR, replay_routes
 
 from ..helpers import wait_until
@@ -72,7 +73,7 @@ class LiveServer:
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
         self.url = f"http://127.0.0.1:{self.port}"
-        config = uvicorn.Config(app, log_level="warning", lifespan="on", ws="websockets-sansio", access_log=False)
+        config = uvicorn.Config(app, log_level="warning", lifespan="on", ws=PlaySocket, access_log=False)
         self.server = uvicorn.Server(config)
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self._serve, daemon=True)

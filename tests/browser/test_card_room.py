@@ -315,7 +315,11 @@ def test_the_hint_play_is_selected_for_the_player_and_a_double_click_plays_a_ran
     page.dblclick(".hand .group[data-rank='5']")
     server.wait(lambda: len(sent) == 2, what="the double click's play")
     assert sent[-1]["action"] == "55"
-    assert any(e.get("seat") == 0 and e.get("action") == "55" for e in room.match.current.events)
+    # (sent is the page's side: the server takes the message a moment later)
+    server.wait(
+        lambda: any(e.get("seat") == 0 and e.get("action") == "55" for e in room.match.current.events),
+        what="the double click's play at the table",
+    )
 
 
 def test_the_join_panel_the_h1_and_the_help(new_page: Any, server: LiveServer) -> None:

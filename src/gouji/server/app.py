@@ -54,6 +54,7 @@ from .durability import StoreWriter, Writer
 from .errors import RequestError
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_capped
 from .lobby import Lobby
+from .play_socket import PlaySocket
 from .replay_api import STATIC_DIR, replay_routes
 from .storage import open_store
 from .table import token_hash
@@ -364,20 +365,22 @@ def ws_text_frame(text: str) -> bytes:
 
 
 async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
-    """The WebSocket of play; with ``raw_send`` (the server's own ASGI ``send``) frames are written with it."""
+    """The WebSocket of play; with ``raw_send`` (the server's own ASGI ``send``) frames are written with it,
+    and on :class:`~gouji.server.play_socket.PlaySocket` the messages after ``hello`` come straight from the
+    socket (:meth:`_Play.direct`) rather than through this task."""
     lobby: Lobby = ws.app.state.lobby
     lim: Limits = ws.app.state.limits
     code = ws.path_params["code"].upper()
     await ws.accept()
     conn = Connection(limit=lim.queue, send=ws.send_text if raw_send is None else _text_sender(raw_send))
     sender = asyncio.create_task(_sender(ws, conn))
-    rate = TokenBucket(lim.rate, lim.burst)
-    bad = TokenBucket(lim.bad_rate, lim.bad_burst)
+    proto = getattr(raw_send, "__self__", None)
+    play = _Play(lobby, code, conn, lim, sender, proto if isinstance(proto, PlaySocket) else None)
     opened = time.monotonic()
     try:
         while not conn.dropped and not sender.done():
             try:
-                if conn.ready:  # (no timer to wrap the receive in: a message per move goes through here)
+                if conn.ready:  # (no timer to wrap the receive in)
                     message = await ws.receive()
                 else:
                     left = max(0.0, lim.hello_seconds - (time.monotonic() - opened))
@@ -385,29 +388,22 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
             except TimeoutError:
                 conn.send(P.error_frame(P.HELLO_FIRST, "say hello first", None))
                 break
-            if message["type"] == "websocket.disconnect":
+            if message["type"] == "websocket.disconnect" or play.stopped:
                 break
             raw: str | bytes = message.get("text") or message.get("bytes") or b""
             try:
-                if not rate.take():
-                    raise P.ProtocolError(P.RATE_LIMITED, "too many messages: slow down")
-                msg = P.parse_client(raw)
+                msg = play.parse(raw)
                 if msg.type == "hello" and not conn.ready and code not in lobby.rooms:
                     raise await _no_room(lobby, code, msg.id)
-                _handle(lobby, code, conn, msg)
-                if msg.type == "act":
-                    rate.refund()  # accepted actions are bounded by the game itself
+                play.handle(msg)
             except P.ProtocolError as e:
-                state = conn.room.state if conn.room is not None else None
-                conn.send(P.error_frame(e.code, e.message, state, e.ref))
-                if not bad.take():
-                    conn.send(P.error_frame(P.RATE_LIMITED, "too many refused messages: closing", state))
-                    conn.close_code = 1008
-                    conn.end()
+                if not play.refused(e):
                     break
+            play.go_direct()
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
+        play.end_direct()
         if conn.room is not None:
             conn.room.detach(conn)
         conn.end()  # after the frames it was sent (a last error), once their change is stored
@@ -415,6 +411,78 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
             await asyncio.wait_for(sender, 5)
         except (TimeoutError, asyncio.CancelledError):
             sender.cancel()
+
+
+class _Play:
+    """What a connection's messages do: the limits on them, their handling and the answers to bad ones — run
+    by the connection's task, or (:meth:`direct`) by the socket's protocol as a message arrives."""
+
+    def __init__(
+        self,
+        lobby: Lobby,
+        code: str,
+        conn: Connection,
+        lim: Limits,
+        sender: asyncio.Task[None],
+        proto: PlaySocket | None,
+    ) -> None:
+        self.lobby, self.code, self.conn, self.sender, self.proto = lobby, code, conn, sender, proto
+        self.rate = TokenBucket(lim.rate, lim.burst)
+        self.bad = TokenBucket(lim.bad_rate, lim.bad_burst)
+        self.stopped = False
+        """The direct way ended the connection: the task stops at its next message."""
+
+    def parse(self, raw: str | bytes) -> P.ClientMessage:
+        if not self.rate.take():
+            raise P.ProtocolError(P.RATE_LIMITED, "too many messages: slow down")
+        return P.parse_client(raw)
+
+    def handle(self, msg: P.ClientMessage) -> None:
+        _handle(self.lobby, self.code, self.conn, msg)
+        if msg.type == "act":
+            self.rate.refund()  # accepted actions are bounded by the game itself
+
+    def refused(self, e: P.ProtocolError) -> bool:
+        """Answer a refused message; False once the connection has sent too many (it is being closed)."""
+        conn = self.conn
+        state = conn.room.state if conn.room is not None else None
+        conn.send(P.error_frame(e.code, e.message, state, e.ref))
+        if self.bad.take():
+            return True
+        conn.send(P.error_frame(P.RATE_LIMITED, "too many refused messages: closing", state))
+        conn.close_code = 1008
+        conn.end()
+        return False
+
+    def go_direct(self) -> None:
+        """Once ``hello`` is accepted, take the messages straight from the socket (on a :class:`PlaySocket`)."""
+        if self.proto is not None and self.conn.ready and self.proto.on_text is None and not self.stopped:
+            self.proto.on_text = self.direct
+
+    def end_direct(self) -> None:
+        if self.proto is not None and self.proto.on_text == self.direct:
+            self.proto.on_text = None
+
+    def direct(self, text: str) -> None:
+        """One message, as it arrives (the same handling as the task's)."""
+        conn = self.conn
+        try:
+            self.handle(self.parse(text))
+            go_on = True
+        except P.ProtocolError as e:
+            go_on = self.refused(e)
+        except Exception:  # a bug: logged, and the connection ends as the task's would
+            log.exception("handling a message failed")
+            go_on = False
+        if not go_on or conn.dropped or self.sender.done():
+            self.stop()
+
+    def stop(self) -> None:
+        """End the connection from the direct way: wake the task (waiting on the queue) to end it."""
+        self.stopped = True
+        self.end_direct()
+        if self.proto is not None:
+            self.proto.queue.put_nowait({"type": "websocket.disconnect", "code": 1008})
 
 
 async def _no_room(lobby: Lobby, code: str, ref: str | None) -> P.ProtocolError:

@@ -14,6 +14,7 @@ import uvicorn
 
 from .app import WRITERS, create_app
 from .limits import Limits
+from .play_socket import PlaySocket
 from .storage import StorageError, open_store
 
 WS_MAX_SIZE = 64 * 1024
@@ -116,7 +117,7 @@ def run(
         log_level=log_level,
         access_log=access_log,
         lifespan="on",
-        ws="websockets-sansio",
+        ws=PlaySocket,  # Uvicorn's sans-I/O WebSocket protocol, with the direct way in for play
         # frames are small JSON on a local network or the internet alike; compressing each one for each
         # connection cost a fifth of the server's time per move (benchmarks/bench_server.py)
         ws_per_message_deflate=False,
