@@ -18,6 +18,7 @@ from gouji.server.config import TableConfig
 from gouji.server.connection import Connection
 from gouji.server.durability import Writer
 from gouji.server.storage import EventOp, StatusOp, Store
+from gouji.server.table import token_hash
 from gouji.tribute import Payment
 
 from ..helpers import random_playout
@@ -60,6 +61,57 @@ def test_a_frame_is_written_in_place_when_nothing_waits() -> None:
         assert not conn.dropped
 
     run_async(main)
+
+
+def test_the_direct_write_takes_a_frame_at_once_and_hands_it_to_the_socket_when_it_cannot() -> None:
+    """``write_now`` (the server's direct way out) writes when the socket takes data; when it says no, the
+    frame and every frame after it go through the socket's ``send_text``, in order; when it raises, the
+    connection is dropped."""
+
+    async def main() -> None:
+        sock = FakeSocket()
+        direct: list[str] = []
+        takes = [True]
+
+        def write_now(text: str) -> bool:
+            if takes[0]:
+                direct.append(text)
+            return takes[0]
+
+        conn = Connection(limit=8, send=sock.send_text, write_now=write_now)
+        writer = asyncio.create_task(conn.run_writer())
+        conn.push("a")
+        assert direct == ["a"] and sock.sent == [] and conn.queue.empty()
+        takes[0] = False
+        sock.open.clear()  # and the slow way waits too
+        conn.push("b")
+        takes[0] = True
+        conn.push("c")  # queued behind b, though the socket takes data again
+        assert direct == ["a"]
+        sock.open.set()
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert sock.sent == ["b", "c"]
+        conn.push("d")  # nothing waits: the direct way again
+        assert direct == ["a", "d"]
+
+        def gone(text: str) -> bool:
+            raise OSError("the socket is gone")
+
+        conn._write_now = gone
+        conn.push("e")
+        assert conn.dropped
+        await asyncio.wait_for(writer, 1)
+
+    run_async(main)
+
+
+def test_a_connection_hashes_a_token_again_only_when_it_changes() -> None:
+    conn = Connection()
+    assert conn.hash_of("secret") == token_hash("secret")
+    assert conn.hash_of("secret") == token_hash("secret")
+    assert conn.hash_of("other") == token_hash("other") != token_hash("secret")
+    assert conn.hash_of("secret") == token_hash("secret")
 
 
 def test_a_write_that_waits_keeps_the_order_and_the_writer_finishes_it() -> None:

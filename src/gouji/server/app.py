@@ -49,7 +49,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.protocol import State as WSState
 
 from . import protocol as P
-from .connection import Connection, SendText
+from .connection import Connection, SendText, WriteNow
 from .durability import StoreWriter, Writer
 from .errors import RequestError
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_capped
@@ -324,31 +324,41 @@ async def _sender(ws: WebSocket, conn: Connection) -> None:
             await ws.close(code=1008 if conn.dropped else conn.close_code)
 
 
-def _text_sender(send: Send) -> SendText:
-    """How a connection writes a text frame: through the ASGI ``send``; or, on Uvicorn's sans-I/O WebSocket
-    protocol while the connection is open and its socket takes data, straight to its transport — the same
-    bytes (an unmasked, unfragmented, uncompressed text frame) without the two layers of coroutines and the
-    frame object per write that went into each of a move's six frames."""
+def _text_sender(send: Send) -> tuple[SendText, WriteNow | None]:
+    """How a connection writes a text frame: through the ASGI ``send``; and, on Uvicorn's sans-I/O WebSocket
+    protocol, a function that writes it at once, straight to the transport, while the connection is open and
+    its socket takes data (else it says no, and the frame goes through ``send``) — the same bytes (an
+    unmasked, unfragmented, uncompressed text frame) without the two layers of coroutines and the frame
+    object per write that went into each of a move's six frames."""
+
+    async def via_asgi(text: str) -> None:
+        await send({"type": "websocket.send", "text": text})
+
     proto: Any = getattr(send, "__self__", None)
     direct = proto is not None and all(
         hasattr(proto, a) for a in ("transport", "writable", "conn", "close_sent", "disconnected")
     )
     direct = direct and not getattr(proto.conn, "extensions", None)  # (no per-message deflate: the server's setting)
+    if not direct:
+        return via_asgi, None
 
     async def send_text(text: str) -> None:
+        if not write_now(text):
+            await via_asgi(text)
+
+    def write_now(text: str) -> bool:
         if (
-            direct
-            and proto.writable.is_set()
+            proto.writable.is_set()
             and not proto.close_sent
             and not proto.disconnected
             and proto.conn.state is WSState.OPEN
             and not proto.transport.is_closing()
         ):
             proto.transport.write(ws_text_frame(text))
-            return
-        await send({"type": "websocket.send", "text": text})
+            return True
+        return False
 
-    return send_text
+    return send_text, write_now
 
 
 def ws_text_frame(text: str) -> bytes:
@@ -372,7 +382,8 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
     lim: Limits = ws.app.state.limits
     code = ws.path_params["code"].upper()
     await ws.accept()
-    conn = Connection(limit=lim.queue, send=ws.send_text if raw_send is None else _text_sender(raw_send))
+    send, write_now = (ws.send_text, None) if raw_send is None else _text_sender(raw_send)
+    conn = Connection(limit=lim.queue, send=send, write_now=write_now)
     sender = asyncio.create_task(_sender(ws, conn))
     proto = getattr(raw_send, "__self__", None)
     play = _Play(lobby, code, conn, lim, sender, proto if isinstance(proto, PlaySocket) else None)

@@ -20,6 +20,9 @@ log = logging.getLogger("gouji.server")
 SendText = Callable[[str], Coroutine[Any, Any, None]]
 """How a connection writes one text frame (``WebSocket.send_text``)."""
 
+WriteNow = Callable[[str], bool]
+"""Writes one text frame at once if the socket takes it, else says no (the server's direct way out)."""
+
 
 class Connection:
     """One WebSocket connection's outgoing side.
@@ -31,10 +34,11 @@ class Connection:
     (:meth:`run_writer`) empties in order.  A connection that lets its queue fill is dropped rather than let
     it hold the table back; it can reconnect and get the full view.
 
+    ``write_now``, where the server has it, writes a frame without a coroutine when the socket takes it.
     Without ``send`` (tests) frames only queue, for :meth:`run_writer` or the test to take.
     """
 
-    def __init__(self, limit: int = 512, send: SendText | None = None) -> None:
+    def __init__(self, limit: int = 512, send: SendText | None = None, write_now: WriteNow | None = None) -> None:
         self.seat: int | None = None
         self.token_hash: str | None = None
         self.room: Room | None = None
@@ -43,8 +47,21 @@ class Connection:
         self.ended = False
         self.close_code = 1000
         self._send = send
+        self._write_now = write_now
+        self._last_token: str | None = None
+        self._last_hash = ""
         self._queued = False
         """Whether frames wait in (or are being written from) the queue: new frames must queue behind them."""
+
+    def hash_of(self, token: str) -> str:
+        """``token_hash(token)``, worked out again only for a token other than the last one given (a seat's
+        client sends its token with every intent; the hash is still compared with the seat's each time)."""
+        if token != self._last_token:
+            from .table import token_hash
+
+            self._last_hash = token_hash(token)
+            self._last_token = token
+        return self._last_hash
 
     @property
     def ready(self) -> bool:
@@ -58,6 +75,15 @@ class Connection:
         if self._send is None or self._queued:
             self._enqueue(text)
             return
+        write_now = self._write_now
+        if write_now is not None:
+            try:
+                if write_now(text):
+                    return  # written
+            except Exception:  # the socket is gone (or closing): the receiving side will notice and clean up
+                self.dropped = True
+                self._wake_writer()
+                return
         write = self._send(text)
         try:
             waiting_on = write.send(None)

@@ -535,7 +535,7 @@ class Room:
         if conn.seat is None:
             raise P.ProtocolError(P.SPECTATOR, "a spectator cannot act", ref)
         held = self.seats[conn.seat].token_hash
-        if held is None or conn.token_hash != held or not hmac.compare_digest(token_hash(token), held):
+        if held is None or conn.token_hash != held or not hmac.compare_digest(conn.hash_of(token), held):
             raise P.ProtocolError(P.UNAUTHORIZED, "this token does not hold your seat", ref)
         return conn.seat
 
