@@ -6,8 +6,9 @@
   auto-play, broadcast;
 - :mod:`.config` — a table's configuration and the validation of a creation request;
 - :mod:`.connection` — a WebSocket connection's outgoing side (frames written in place or queued);
-- :mod:`.durability` — the queue of database writes, on one worker thread;
+- :mod:`.durability` — the queue of database writes (:class:`~.durability.StoreWriter`), on a thread;
 - :mod:`.writer_process` — the same queue in a process of its own (``gouji serve``'s default on Linux);
+- :mod:`.play_socket` — the WebSocket protocol ``gouji serve`` runs: Uvicorn's, with a direct way in for play;
 - :mod:`.limits` — what a client may send and how fast;
 - :mod:`.errors` — the error the HTTP API answers with;
 - :mod:`.rooms` — the names of the modules above, for code that imports them from where they were;

@@ -34,10 +34,10 @@ a collection and make full collections rare."""
 SWITCH_INTERVAL = 0.001
 """Seconds a thread may hold the interpreter while another waits for it (Python's default is 0.005).
 
-The event loop is always busy on a loaded server; the database writer thread lets go of the interpreter
-whenever the database works and then waits this long to get it back.  At 5 ms it fell thousands of events
-behind at saturation (``benchmarks/bench_server.py`` reports the events not yet stored); at 1 ms it keeps
-within its 20 ms batch."""
+The event loop is always busy on a loaded server; a database writer thread (``--writer thread``) lets go of
+the interpreter whenever the database works and then waits this long to get it back.  At 5 ms it fell
+thousands of events behind at saturation (``benchmarks/bench_server.py`` reports the events not yet stored);
+at 1 ms it keeps within its 20 ms batch.  (The bots' and hints' threads share the interpreter too.)"""
 
 
 DEFAULT_WRITER = "process" if sys.platform.startswith("linux") else "thread"

@@ -12,8 +12,9 @@ What is stored, all append-only but for a table's status:
   as the record documents of :mod:`gouji.match`, with the nicknames at the seats when it was stored;
 - ``record_players``: which nickname played which seat of which record, to list a player's games.
 
-:class:`Store` is synchronous; the server runs it on one worker thread (:mod:`.durability`), so writes keep
-the order in which the game made them and the event loop never waits on the database.
+:class:`Store` is synchronous; the server runs it on one writer of its own — a process (:mod:`.writer_process`)
+or a thread (:mod:`.durability`) — so writes keep the order in which the game made them and the event loop
+never waits on the database.
 """
 
 from __future__ import annotations
@@ -220,7 +221,8 @@ sent only once it is durably stored — would not hold.)"""
 
 def dumps_json(value: Any) -> str:
     """JSON columns' text: compact, UTF-8, keys that are not strings written as strings (as ``json.dumps``
-    writes them) — encoded by orjson, in C, on the writer thread that shares the interpreter with the game."""
+    writes them) — encoded by orjson, in C, on the writer (which, on a thread of the server, shares the
+    interpreter with the game)."""
     return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
 
 
