@@ -15,6 +15,7 @@ import subprocess
 import sys
 import textwrap
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -48,6 +49,13 @@ def _alive(pid: int) -> bool:
             return f.read().rsplit(")", 1)[1].split()[0] != "Z"
     except FileNotFoundError:
         return False
+
+
+async def _soon(condition: Callable[[], bool], what: str, timeout: float = 10.0) -> None:
+    end = time.monotonic() + timeout
+    while not condition():
+        assert time.monotonic() < end, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
 
 
 def test_commits_are_stored_before_their_callbacks_in_order_a_turns_commits_in_one_transaction(
@@ -122,10 +130,7 @@ def test_a_failed_transaction_is_retried_and_nothing_is_answered_before_it_succe
         writer = await ProcessWriter.start(store, url, stop_on_death=False)
         done: list[int] = []
         writer.commit([EventOp(table_id, 1, "start", None, {"again": True})], lambda: done.append(1))
-        end = time.monotonic() + 10
-        while not writer.errors:
-            assert time.monotonic() < end, "the failure was not reported"
-            await asyncio.sleep(0.01)
+        await _soon(lambda: bool(writer.errors), "the failure reported")
         assert done == [] and "IntegrityError" in str(writer.errors[0])
         with store.engine.begin() as c:  # the conflict goes away: the retry succeeds
             c.execute(sa.text("DELETE FROM table_events WHERE table_id = :t"), {"t": table_id})
@@ -160,10 +165,7 @@ def test_when_the_writer_dies_nothing_more_is_promised(tmp_path: Path) -> None:
         pid = writer.pid
         assert pid is not None
         os.kill(pid, signal.SIGKILL)
-        end = time.monotonic() + 10
-        while writer._dead is None:
-            assert time.monotonic() < end, "the server did not notice its writer died"
-            await asyncio.sleep(0.01)
+        await _soon(lambda: writer._dead is not None, "the server noticing its writer died")
         with pytest.raises(WriterDied):
             writer.commit([EventOp(table_id, 1, "start", None, {})], lambda: pytest.fail("never stored"))
         with pytest.raises(WriterDied):

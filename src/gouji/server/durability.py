@@ -95,9 +95,16 @@ class StoreWriter(abc.ABC):
     def commit(self, ops: list[Op], done: Callable[[], None]) -> None:
         """Queue one change's writes; ``done()`` runs on the event loop once they are stored."""
 
-    @abc.abstractmethod
     async def drain(self) -> None:
-        """Wait until everything committed so far is stored."""
+        """Wait until everything committed so far is stored (an empty change, committed after it)."""
+        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        def landed() -> None:
+            if not fut.done():
+                fut.set_result(None)
+
+        self.commit([], landed)
+        await fut
 
     @abc.abstractmethod
     def close(self) -> None:
@@ -215,17 +222,6 @@ class Writer(StoreWriter):
         for loop, done in by_loop.items():
             with contextlib.suppress(RuntimeError):  # a closed loop (shutdown): nobody is left to send to
                 loop.call_soon_threadsafe(_landed, done)
-
-    async def drain(self) -> None:
-        """Wait until everything committed so far is stored."""
-        fut: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-
-        def landed() -> None:
-            if not fut.done():
-                fut.set_result(None)
-
-        self.commit([], landed)
-        await fut
 
     def close(self) -> None:
         """Store what is queued (on the writer's thread, after the transaction in flight) and stop it."""

@@ -223,19 +223,6 @@ class ProcessWriter(StoreWriter):
         self._send(("q", n, spec, wire))
         return await fut
 
-    async def drain(self) -> None:
-        if self._dead is not None:
-            raise WriterDied(f"the database writer is gone ({self._dead})")
-        assert self._loop is not None
-        fut: asyncio.Future[None] = self._loop.create_future()
-
-        def landed() -> None:
-            if not fut.done():
-                fut.set_result(None)
-
-        self.commit([], landed)
-        await fut
-
     def close(self) -> None:
         """Let the writer store what it was sent and end (it stops at the end of its socket); wait for it."""
         self._closing = True
