@@ -26,7 +26,7 @@ from sqlalchemy.exc import IntegrityError
 from gouji import resolve
 from gouji.server.config import TableConfig
 from gouji.server.replay_api import _load
-from gouji.server.storage import EventOp, StatusOp, StorageError, Store, open_store
+from gouji.server.storage import EventOp, StatusOp, Store, open_store
 from gouji.server.writer_process import ProcessWriter, WriterDied
 
 from .test_frames import run_async
@@ -144,14 +144,30 @@ def test_a_failed_transaction_is_retried_and_nothing_is_answered_before_it_succe
 
 
 def test_a_database_the_writer_cannot_open_is_a_storage_error(tmp_path: Path) -> None:
-    store = open_store(f"sqlite:///{tmp_path / 'w.db'}")
+    """A writer that cannot open the database: ``start`` raises StorageError (what ``gouji serve`` reports),
+    and the server's process does not stop as it would if a running writer died (in a process of its own,
+    so that a stop would show)."""
+    url = f"sqlite:///{tmp_path / 'w.db'}"
+    open_store(url).close()
+    program = textwrap.dedent(
+        f"""
+        import asyncio
+        from gouji.server.storage import StorageError, open_store
+        from gouji.server.writer_process import ProcessWriter
 
-    async def main() -> None:
-        with pytest.raises(StorageError, match="cannot open the database"):
-            await ProcessWriter.start(store, "bogus://x", stop_on_death=False)
+        async def main():
+            try:
+                await ProcessWriter.start(open_store({url!r}), "bogus://x")
+            except StorageError as e:
+                await asyncio.sleep(0.3)  # (the writer's end of the socket has closed by now)
+                print("refused:", e)
 
-    run_async(main)
-    store.close()
+        asyncio.run(main())
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", program], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert "refused: the database writer cannot open the database" in out.stdout
 
 
 def test_when_the_writer_dies_nothing_more_is_promised(tmp_path: Path) -> None:

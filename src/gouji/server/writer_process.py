@@ -154,6 +154,7 @@ class ProcessWriter(StoreWriter):
         self._dead: str | None = None
         self._closing = False
         self._stop_on_death = True
+        self._started = False
 
     @classmethod
     async def start(cls, store: Store, url: str, *, stop_on_death: bool = True) -> ProcessWriter:
@@ -180,8 +181,10 @@ class ProcessWriter(StoreWriter):
         try:
             await asyncio.wait_for(self._ready, START_SECONDS)
         except BaseException:
+            self._closing = True  # (not a death under a running server: the caller gets the error)
             self._kill()
             raise
+        self._started = True
         return self
 
     # ------------------------------------------------------------------------------------------ the API
@@ -295,8 +298,9 @@ class ProcessWriter(StoreWriter):
             if not fut.done():
                 fut.set_exception(error)
         self._calls.clear()
-        if self._ready is not None and not self._ready.done():
-            self._ready.set_exception(StorageError(f"the database writer did not start ({why})"))
+        if not self._started:  # start() gives its caller the error
+            if self._ready is not None and not self._ready.done():
+                self._ready.set_exception(StorageError(f"the database writer did not start ({why})"))
             return
         if self._closing:
             return
