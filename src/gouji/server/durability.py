@@ -49,6 +49,22 @@ RETRY_MAX = 2.0
 """Seconds between two tries of a failed transaction: doubling from the first to the last."""
 
 
+def write_retrying(store: Store, ops: list[Op], failed: Callable[[Exception, float], bool]) -> bool:
+    """Store ``ops`` in one transaction, tried again after a pause doubling from :data:`RETRY_FIRST` to
+    :data:`RETRY_MAX` until it succeeds (True); ``failed(exception, pause)`` hears of each failure before the
+    pause, and gives up (False) by returning False."""
+    pause = RETRY_FIRST
+    while True:
+        try:
+            store.write_batch(ops)
+            return True
+        except Exception as exc:
+            if not failed(exc, pause):
+                return False
+            time.sleep(pause)
+            pause = min(RETRY_MAX, pause * 2)
+
+
 class _Commit:
     """One change's writes and what to run on its loop once they are stored."""
 
@@ -129,7 +145,6 @@ class Writer(StoreWriter):
         self._waking = False
         """Whether a wake-up is scheduled for the end of the loop's turn."""
         self._stopping = False
-        self._retry = RETRY_FIRST
         self.errors: list[BaseException] = []
         """Every failed transaction's exception (each was retried)."""
         self.transactions = 0
@@ -201,19 +216,17 @@ class Writer(StoreWriter):
         if not group:
             return
         ops = [op for item in group for op in item.ops]
-        while True:
-            try:
-                self.store.write_batch(ops)
-                break
-            except Exception as exc:
-                self.errors.append(exc)
-                if self._stopping:
-                    log.error("storing the last %d changes at shutdown failed: %r", len(group), exc)
-                    return
-                log.error("storing %d changes failed (retrying in %.2f s): %r", len(group), self._retry, exc)
-                time.sleep(self._retry)
-                self._retry = min(RETRY_MAX, self._retry * 2)
-        self._retry = RETRY_FIRST
+
+        def failed(exc: Exception, pause: float) -> bool:
+            self.errors.append(exc)
+            if self._stopping:
+                log.error("storing the last %d changes at shutdown failed: %r", len(group), exc)
+                return False
+            log.error("storing %d changes failed (retrying in %.2f s): %r", len(group), pause, exc)
+            return True
+
+        if not write_retrying(self.store, ops, failed):
+            return
         if ops:
             self.transactions += 1
         by_loop: dict[asyncio.AbstractEventLoop, list[Callable[[], None]]] = {}

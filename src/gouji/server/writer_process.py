@@ -44,11 +44,10 @@ import socket
 import struct
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from .durability import RETRY_FIRST, RETRY_MAX, StoreWriter
+from .durability import StoreWriter, write_retrying
 from .storage import Op, StorageError, Store
 
 T = TypeVar("T")
@@ -348,7 +347,6 @@ class _Child:
         self.buf = bytearray()
         self.eof = False
         self.store: Store | None = None
-        self.retry = RETRY_FIRST
 
     def read(self, block: bool) -> list[Any]:
         """The messages that wait (at least one when ``block``, unless the socket ended)."""
@@ -408,18 +406,14 @@ class _Child:
         if not group:
             return
         assert self.store is not None
-        ops = [op for ops in group for op in ops]
-        while ops:
-            try:
-                self.store.write_batch(ops)
-                break
-            except Exception as exc:
-                text = f"storing {len(group)} changes failed (retrying in {self.retry:.2f} s): {exc!r}"
-                logging.getLogger("gouji.server").error("%s", text)
-                self.reply(("e", text))
-                time.sleep(self.retry)
-                self.retry = min(RETRY_MAX, self.retry * 2)
-        self.retry = RETRY_FIRST
+
+        def failed(exc: Exception, pause: float) -> bool:
+            text = f"storing {len(group)} changes failed (retrying in {pause:.2f} s): {exc!r}"
+            logging.getLogger("gouji.server").error("%s", text)
+            self.reply(("e", text))
+            return True
+
+        write_retrying(self.store, [op for ops in group for op in ops], failed)
         self.reply(("a", len(group)))
 
     def call(self, m: tuple[Any, ...]) -> None:
