@@ -49,7 +49,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.protocol import State as WSState
 
 from . import protocol as P
-from .connection import Connection, SendText, WriteNow
+from .connection import Connection, SendText, WriteNow, token_hash
 from .durability import StoreWriter, Writer
 from .errors import RequestError
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_capped
@@ -57,7 +57,6 @@ from .lobby import Lobby
 from .play_socket import PlaySocket
 from .replay_api import STATIC_DIR, replay_routes
 from .storage import open_store
-from .table import token_hash
 from .tournament_api import tournament_routes
 from .writer_process import ProcessWriter, WriterDied
 

@@ -5,6 +5,7 @@ does not read dropped."""
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 from collections.abc import Callable, Coroutine, Generator
 from typing import TYPE_CHECKING, Any
@@ -19,6 +20,12 @@ log = logging.getLogger("gouji.server")
 
 SendText = Callable[[str], Coroutine[Any, Any, None]]
 """How a connection writes one text frame (``WebSocket.send_text``)."""
+
+
+def token_hash(token: str) -> str:
+    """The stored form of a secret token."""
+    return hashlib.sha256(token.encode("utf-8")).hexdigest()
+
 
 WriteNow = Callable[[str], bool]
 """Writes one text frame at once if the socket takes it, else says no (the server's direct way out)."""
@@ -57,8 +64,6 @@ class Connection:
         """``token_hash(token)``, worked out again only for a token other than the last one given (a seat's
         client sends its token with every intent; the hash is still compared with the seat's each time)."""
         if token != self._last_token:
-            from .table import token_hash
-
             self._last_hash = token_hash(token)
             self._last_token = token
         return self._last_hash

@@ -39,11 +39,11 @@ from ..match import Match, Tournament, TournamentTable
 from ..rules import RuleSet
 from . import protocol as P
 from .config import TableConfig, parse_table_request, valid_nickname
-from .connection import Connection
+from .connection import Connection, token_hash
 from .durability import StoreWriter
 from .errors import RequestError
 from .storage import Op, RecordOp, StatusOp, StoredTable
-from .table import Room, new_token, token_hash
+from .table import Room, new_token
 
 if TYPE_CHECKING:
     from .events import EventHall

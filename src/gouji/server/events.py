@@ -24,10 +24,11 @@ from ..event import Event, EventError, Fixture, MatchResult, check_teams
 from ..match import Tournament
 from ..rules import RuleSet
 from .config import parse_table_request
+from .connection import token_hash
 from .durability import StoreWriter
 from .errors import RequestError
 from .storage import EventOp, Op, RecordOp, StatusOp, StoredTable
-from .table import new_token, token_hash
+from .table import new_token
 
 if TYPE_CHECKING:
     from .lobby import Lobby

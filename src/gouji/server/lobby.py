@@ -20,11 +20,12 @@ from typing import TYPE_CHECKING, Any
 from ..deal import SEATS, IllegalAction
 from . import protocol as P
 from .config import parse_table_request, valid_nickname
+from .connection import token_hash
 from .durability import StoreWriter
 from .errors import RequestError
 from .limits import Limits, PerClient
 from .storage import RecordOp, StatusOp, StoredTable
-from .table import Room, new_token, token_hash
+from .table import Room, new_token
 
 if TYPE_CHECKING:
     from .duplicate import MatchHall

@@ -12,10 +12,10 @@
 from __future__ import annotations
 
 from .config import MAX_NICKNAME, MAX_SET_LENGTH, TableConfig, parse_table_request, valid_nickname
-from .connection import Connection, SendText
+from .connection import Connection, SendText, token_hash
 from .errors import RequestError
 from .lobby import CODE_ALPHABET, CODE_LENGTH, Lobby
-from .table import AUTO_BOT, CHOICES_CAP, SAMPLE_SIZE, Room, Seat, auto_bot_name, deal_record, new_token, token_hash
+from .table import AUTO_BOT, CHOICES_CAP, SAMPLE_SIZE, Room, Seat, auto_bot_name, deal_record, new_token
 
 __all__ = [
     "AUTO_BOT",

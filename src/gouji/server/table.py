@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import collections
 import concurrent.futures
-import hashlib
 import hmac
 import logging
 import random
@@ -37,6 +36,7 @@ from . import config as table_config
 from . import protocol as P
 from .config import TableConfig
 from .connection import Connection
+from .connection import token_hash as token_hash  # (its home was here)
 from .durability import StoreWriter
 from .limits import Limits, TokenBucket
 from .storage import EventOp, Op, RecordOp, StatusOp, StoredTable
@@ -53,11 +53,6 @@ frame of the change before them — up to this many in a row (the rest through t
 AUTO_BOT = "heuristic"
 """The bot that plays for a seat on auto-play (托管), if registered; else ``random`` (``gouji serve
 --auto-bot learned`` sets it)."""
-
-
-def token_hash(token: str) -> str:
-    """The stored form of a secret token."""
-    return hashlib.sha256(token.encode("utf-8")).hexdigest()
 
 
 def new_token() -> str:
