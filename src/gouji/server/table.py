@@ -254,9 +254,12 @@ class Room:
         self, kind: str, seat: int | None = None, data: dict[str, Any] | None = None, action: Action | None = None
     ) -> None:
         """Apply one change (raises, changing nothing, if the engine refuses an action), number it, store
-        it, restart the timer and send every connection its view.  An ``act``'s ``action``, where the caller
-        has it as the engine's action, is taken as it is (else ``data["action"]`` is parsed)."""
+        it, restart the timer and send every connection its view.  An ``act`` gives its ``action`` as the
+        engine's action (stored as its text, ``data["action"]``), or as that text alone (a replayed event),
+        which is parsed."""
         data = data or {}
+        if action is not None:
+            data = {"action": str(action), **data}
         pending = self._apply(kind, seat, data, action)
         self.state += 1
         if kind in DECISION_KINDS:
@@ -743,11 +746,11 @@ class Room:
                     break  # the deal was voided (a second revolution) and dealt again: a new event asks the rest
                 action, by = w.answers[s]
                 try:
-                    self.commit("act", s, {"action": str(action), "by": by}, action)
+                    self.commit("act", s, {"by": by}, action)
                 except IllegalAction:
                     log.exception("an answer was refused at table %s; playing the first legal one", self.code)
                     first = deal.legal_actions()[0]
-                    self.commit("act", s, {"action": str(first), "by": by}, first)
+                    self.commit("act", s, {"by": by}, first)
         finally:
             self._resolving = False
 
