@@ -170,6 +170,38 @@ def test_a_record_up_to_a_finished_deal(qingdao_set: Match) -> None:
         playing.record(upto=0)
 
 
+def test_a_record_made_again_is_made_from_the_deals_as_they_are(qingdao_set: Match) -> None:
+    """A set's record is made again as each deal ends, from the finished deals' entries made once: the checksum
+    is still that of the whole canonical text, the deal in progress is taken as it is now, and a record's
+    parts are its own (changing one changes no later record)."""
+    m = qingdao_set
+    rec = m.record()
+    assert resign(copy.deepcopy(rec))["checksum"] == rec["checksum"]
+    mine = m.record()
+    mine["deals"][0]["actions"][0][1] = "X"
+    mine["deals"][1]["actions"].pop()
+    mine["deals"][2]["places"].reverse()
+    mine["deals"][0]["points"][0] += 1
+    assert m.record() == rec
+    shared = m.record(share=True)  # (for a caller that only stores it: the finished deals' entries are the match's)
+    assert shared == rec and shared["deals"][0] is m.record(share=True)["deals"][0]
+    assert m.record()["deals"][0] is not m.record()["deals"][0]
+    playing = Match("qingdao", seed=5)
+    rng = random.Random(5)
+    while len(playing.deals) < 2:
+        playing.act(decide(RandomBot(), playing.current, rng))
+    before = playing.record()
+    playing.act(decide(RandomBot(), playing.current, rng))
+    after = playing.record()
+    assert after["deals"][0] == before["deals"][0]
+    assert len(after["deals"][1]["actions"]) == len(before["deals"][1]["actions"]) + 1
+    for r in (before, after):
+        assert resign(copy.deepcopy(r))["checksum"] == r["checksum"]
+        assert [d.events for d in load_record(json.dumps(r)).deals] == [  # type: ignore[union-attr]
+            d.events for d in Match.from_record(r).deals
+        ]
+
+
 def resign(rec: dict) -> dict:  # type: ignore[type-arg]
     from gouji.match import _sign
 
