@@ -340,6 +340,29 @@ def test_legal_actions_are_accepted_and_others_refused(preset: str, mode: str, s
     assert_unchanged(deal, before)
 
 
+@pytest.mark.parametrize(("preset", "mode"), SEED_MODES)
+@given(seed=SEEDS)
+@settings(max_examples=2, deadline=None)
+def test_the_legal_actions_of_a_windows_seats_are_made_once_a_decision(preset: str, mode: str, seed: int) -> None:
+    """``legal_actions_of`` keeps what it made for the window's other seats until the next decision: the same
+    as made afresh on a copy of the deal, at every step, and never carried over into the next decision."""
+    deal = make_deal(preset, seed, mode)
+    policy = random.Random(seed)
+    for _ in range(MAX_STEPS):
+        if deal.is_over:
+            break
+        seats = deal.window()
+        made = {s: deal.legal_actions_of(s) for s in seats}
+        fresh = copy.deepcopy(deal)
+        fresh._legal_of = (-1, {})
+        fresh._legal = None
+        for s in seats:
+            assert deal.legal_actions_of(s) is made[s]
+            assert list(made[s]) == list(fresh.legal_actions_of(s)), f"seat {s} after {deal.decisions} decisions"
+        deal.act(choose_action(deal, policy))
+    assert deal.is_over
+
+
 @pytest.mark.parametrize("text", ["return 5", "return D"])
 def test_return_in_play_is_refused(text: str) -> None:
     deal = Deal.from_hands(["555", "666", "777", "888", "999", "TTT"])

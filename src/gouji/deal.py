@@ -211,6 +211,8 @@ class Deal:
         self.to_act: int | None = None
         self._last_actor = leader
         self._legal: LegalActions | None = None
+        self._legal_of: tuple[int, dict[int, LegalActions]] = (-1, {})
+        """The legal actions of the window's other seats, made at decision ``[0]`` (:meth:`legal_actions_of`)."""
         self.decisions = 0
         self._played = [0] * C.NUM_RANKS
         self._rule_options = rules.to_dict()
@@ -455,14 +457,22 @@ class Deal:
         the current event does not ask."""
         if seat == self.to_act:
             return self.legal_actions()
+        at, made = self._legal_of
+        if at != self.decisions:  # (every change of the deal is a decision taken: what was made is void)
+            made = {}
+            self._legal_of = (self.decisions, made)
+        legal = made.get(seat)
+        if legal is not None:
+            return legal
         if seat not in self.window():
             raise ValueError(f"seat {seat} is not asked about the current event")
         to_act = self.to_act
         self.to_act = seat  # every seat of a window has the same kind of decision: compute it as if asked
         try:
-            return self._compute_legal()
+            legal = made[seat] = self._compute_legal()
         finally:
             self.to_act = to_act
+        return legal
 
     def refusal(self, seat: int, action: str | Action) -> str:
         """Why ``action`` is not one of :meth:`legal_actions_of` ``seat`` now: the message :meth:`act`
