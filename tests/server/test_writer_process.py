@@ -9,6 +9,7 @@ server's: it dies with the server (``kill -9`` included), and the server knows w
 from __future__ import annotations
 
 import asyncio
+import gc
 import os
 import signal
 import subprocess
@@ -115,6 +116,24 @@ def test_calls_run_in_order_with_the_commits_and_give_back_results_and_exception
         writer.commit([EventOp(table_id, 2, "act", 0, {}), StatusOp(table_id, "over")], lambda: None)
         assert (await writer.call(store.table_info, "ABCDEF"))["status"] == "over"  # type: ignore[index]
         writer.close()
+
+    run_async(main)
+    store.close()
+
+
+def test_the_writer_keeps_what_it_opened_out_of_its_collectors_sight(tmp_path: Path) -> None:
+    """What exists once the database is open (modules, the engine) is frozen in the writer process, so its
+    full collections walk only what came later (each of them holds back every change in flight)."""
+    url = f"sqlite:///{tmp_path / 'w.db'}"
+    store = open_store(url)
+
+    async def main() -> None:
+        writer = await ProcessWriter.start(store, url, stop_on_death=False)
+        frozen = await writer.call(gc.get_freeze_count)
+        young = await writer.call(gc.get_count)
+        writer.close()
+        assert frozen > 10_000, frozen
+        assert sum(young) < frozen
 
     run_async(main)
     store.close()
