@@ -88,7 +88,6 @@ class Stats:
         self.latencies: list[float] = []
         self.errors: dict[str, int] = {}
         self.frames = 0
-        self.deals_over = 0
         self.table_state: dict[str, int] = {}
         """The latest state number of each table (as seat 0 saw it): the table's events committed so far."""
 
@@ -171,23 +170,31 @@ class Player(asyncio.Protocol):
                     self.stats.frames += 1
             elif opcode == Opcode.PING.value:
                 self.ws.send_pong(payload)
+                self._flush()
             elif opcode == Opcode.CLOSE.value and self.transport is not None:
                 self.transport.close()
         del buf[:at]
-        self._flush()
 
     def _needed(self, payload: bytes) -> bool:
         """Whether this seat's bot must read a frame: not a ``state`` frame in which another seat is to act, no
         pause between deals and no answer of its own awaited — five frames of six.  A look at a few bytes (the
-        server writes the turn's ``seat`` first) rather than a JSON parse, so the clients, which share the
-        server's two cores, take less of them; seat 0 reads every frame (it keeps the table's state number for
-        the count of lost moves)."""
-        if self.seat == 0 or self.sent_at is not None or not payload.startswith(b'{"type":"state"'):
+        server writes the turn's ``seat`` first, and a frame's ``state`` number near its start) rather than a
+        JSON parse, so the clients, which share the server's two cores, take less of them; seat 0 takes the
+        table's state number from every frame it skips (for the count of lost moves)."""
+        if self.sent_at is not None or not payload.startswith(b'{"type":"state"'):
             return True
         if b'"ready":{' in payload:
             return True
         at = payload.rfind(b'"turn":{"seat":')
-        return at < 0 or payload[at + 15 : at + 16] == self.digit
+        if at < 0 or payload[at + 15 : at + 16] == self.digit:
+            return True
+        if self.seat == 0:
+            head = payload.find(b'"state":', 0, 64) + 8
+            end = payload.index(b",", head)
+            state = int(payload[head:end])
+            if state > self.stats.table_state.get(self.code, -1):
+                self.stats.table_state[self.code] = state
+        return False
 
     def connection_lost(self, exc: Exception | None) -> None:
         if not self.open.done():
@@ -227,8 +234,6 @@ class Player(asyncio.Protocol):
             self.sent_at = None
         turn = frame["turn"]
         table = frame["table"]
-        if seat == 0:
-            stats.deals_over = max(stats.deals_over, table["deals_over"])
         if frame["state"] > stats.table_state.get(self.code, -1):
             stats.table_state[self.code] = frame["state"]
         pause = table["ready"]
@@ -278,6 +283,7 @@ async def run(tables: int, seconds: float, max_moves: int, port: int, think: flo
     await asyncio.gather(*(p.open for p in players))
     gc.collect()
     gc.freeze()  # the connections live to the end: keep the collector from walking them again and again
+    gc.disable()  # and no collection stops the clients while they measure (one took 45-60 ms)
     # play has begun at the tables whose six connections opened first: count only from here on
     stats.latencies.clear()
     stats.frames = 0
@@ -291,6 +297,7 @@ async def run(tables: int, seconds: float, max_moves: int, port: int, think: flo
             break
     elapsed = time.perf_counter() - start
     cpu1, own1 = tree_cpu_seconds(pid), time.process_time()
+    gc.enable()
     failed = sum(1 for p in players if p.closed.done() and not p.closed.result())
     if server.kill_at_end:
         server.kill()  # SIGKILL while every table has moves in flight; what the clients saw must be stored
