@@ -632,6 +632,7 @@ def test_leads_match_brute_force(hand: Counts, allow_threes: bool) -> None:
     assert set(listed) == expected
     assert len(la) == len(listed)
     assert [la[i] for i in range(len(la))] == listed
+    assert la.texts() == [str(p) for p in listed]  # (made without making the plays)
     if listed:
         assert la[-1] == listed[-1] and la[-len(la)] == listed[0]
     for p in listed:
@@ -650,6 +651,10 @@ def test_leads_from_hands_holding_every_rank(hand: Counts, allow_threes: bool) -
     expected = {p for p in single_rank_plays(hand) if allow_threes or p.counts[THREE] == 0}
     assert len(la) == len(listed) == len(set(listed))
     assert set(listed) == expected
+    assert la.texts() == [str(p) for p in listed]
+    assert LegalActions.leads(hand, allow_threes, whole_fours=True).texts() == [
+        str(p) for p in LegalActions.leads(hand, allow_threes, whole_fours=True)
+    ]
     rng = random.Random(sum(hand))
     for i in rng.sample(range(len(la)), min(50, len(la))):
         assert la[i] is listed[i]

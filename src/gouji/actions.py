@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import ClassVar, overload
 
-from .cards import ACE, BIG, FOUR, SMALL, THREE, TWO
+from .cards import ACE, BIG, FOUR, RANKS, SMALL, THREE, TWO
 from .plays import NO_RANK, InvalidPlay, Play, WeakIntern, parse_play
 
 
@@ -184,6 +184,18 @@ class _Block:
         k, t = divmod(i, self.tn)
         return Play.of(self.rank, self.k0 + k, self.t0 + t, x, d)
 
+    def texts(self) -> list[str]:
+        """The text of each play of the block, in order (``str(self.get(i))``, without making the plays)."""
+        rank = RANKS[self.rank] if self.rank != NO_RANK else ""
+        out = [
+            "D" * d + "X" * x + "2" * t + rank * k
+            for k in range(self.k0, self.k0 + self.kn)
+            for t in range(self.t0, self.t0 + self.tn)
+            for x in range(self.xn)
+            for d in range(self.dn)
+        ]
+        return out[self.skip :]
+
     def has(self, p: Play) -> bool:
         if p.rank != self.rank:
             return False
@@ -281,7 +293,10 @@ class LegalActions(Sequence[Action]):
 
     def texts(self) -> list[str]:
         """Every action's text form."""
-        return [str(a) for a in self]
+        out = [str(a) for a in self._explicit]
+        for b in self._blocks:
+            out += b.texts()
+        return out
 
     def __repr__(self) -> str:
         head = ", ".join(str(a) for a in self[:8])
