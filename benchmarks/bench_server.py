@@ -5,7 +5,10 @@ and with ``--postgres URL`` a fresh database on that PostgreSQL too), creates ``
 people's seats and no turn timer, joins six players per table, and
 connects each over its own WebSocket.  Each player answers its own turns with an action the view offers
 (from ``turn.choices``, or ``turn.sample`` when a lead has too many actions to list) — at once, or after a
-random think time with ``--think`` — and measures the time from sending the intent to receiving the next view;
+random think time with ``--think`` — and measures the time from sending the intent to receiving the next view
+(the first frame of a later state: an answer to a window that asks several seats at once, a burn offer or a
+revolution, moves the view on only once the last of them answered, so with a think time theirs is in its
+latency; these answers are also reported apart, and the others);
 in the pause between two deals of the set it says ``ready`` at once (the tables have no ready timeout, so
 without it every table would stop after its first deal).
 With no think time the loop is closed and saturated: every table always has a move in flight, so by Little's
@@ -86,6 +89,11 @@ def free_port() -> int:
 class Stats:
     def __init__(self) -> None:
         self.latencies: list[float] = []
+        self.alone: list[float] = []
+        """The latencies of answers to a decision of one seat alone (the rest)."""
+        self.shared: list[float] = []
+        """The latencies of answers to a window that asks several seats at once (a burn offer, a revolution):
+        the view moves on only once the last of them has answered, so with a think time theirs is in it."""
         self.errors: dict[str, int] = {}
         self.frames = 0
         self.table_state: dict[str, int] = {}
@@ -110,6 +118,8 @@ class Player(asyncio.Protocol):
         self.acted_state = -1
         """The decision this seat last answered."""
         self.acted_at = -1
+        self.acted_shared = False
+        """Whether the decision this seat last answered asked other seats too."""
         """The state number of the frame it answered."""
         self.ready_sent = -1
         self.stopping = False
@@ -231,6 +241,7 @@ class Player(asyncio.Protocol):
             return
         if self.sent_at is not None and frame["state"] > self.acted_at:
             stats.latencies.append(time.perf_counter() - self.sent_at)
+            (stats.shared if self.acted_shared else stats.alone).append(stats.latencies[-1])
             self.sent_at = None
         turn = frame["turn"]
         table = frame["table"]
@@ -248,6 +259,7 @@ class Player(asyncio.Protocol):
             action = self.rng.choice(plays) if plays and self.rng.random() < 0.7 else options[0]
             self.acted_state = decision = turn["decision"]
             self.acted_at = frame["state"]
+            self.acted_shared = len(turn.get("seats", ())) > 1
             intent = {"type": "act", "action": action, "decision": decision, "token": self.token}
             if self.think:
                 asyncio.get_running_loop().call_later(self.think * self.rng.random() * 2, self._act, intent)
@@ -286,6 +298,8 @@ async def run(tables: int, seconds: float, max_moves: int, port: int, think: flo
     gc.disable()  # and no collection stops the clients while they measure (one took 45-60 ms)
     # play has begun at the tables whose six connections opened first: count only from here on
     stats.latencies.clear()
+    stats.shared.clear()
+    stats.alone.clear()
     stats.frames = 0
     stats.errors.clear()
     start = time.perf_counter()
@@ -308,6 +322,9 @@ async def run(tables: int, seconds: float, max_moves: int, port: int, think: flo
         p.close()
     await asyncio.wait([p.closed for p in players], timeout=10)
     lat = sorted(stats.latencies)
+    shared, alone = sorted(stats.shared), sorted(stats.alone)
+    sq = statistics.quantiles(shared, n=100) if len(shared) >= 100 else [float("nan")] * 99
+    aq = statistics.quantiles(alone, n=100) if len(alone) >= 100 else [float("nan")] * 99
     q = statistics.quantiles(lat, n=100) if len(lat) >= 100 else [float("nan")] * 99
     return {
         "database": server.kind,
@@ -323,6 +340,13 @@ async def run(tables: int, seconds: float, max_moves: int, port: int, think: flo
             "p50": round(q[49] * 1000, 2),
             "p95": round(q[94] * 1000, 2),
             "p99": round(q[98] * 1000, 2),
+        },
+        "shared_windows": {
+            "moves": len(shared),
+            "p50": round(sq[49] * 1000, 2),
+            "p95": round(sq[94] * 1000, 2),
+            "others_p95": round(aq[94] * 1000, 2),
+            "others_p99": round(aq[98] * 1000, 2),
         },
         "server_cpu_ms_per_move": round((cpu1 - cpu0) * 1000 / len(lat), 3) if cpu0 and cpu1 and lat else None,
         "client_cpu_ms_per_move": round((own1 - own0) * 1000 / len(lat), 3) if lat else None,
@@ -613,6 +637,12 @@ def report(result: dict[str, Any]) -> None:
         f"{result['moves']} moves, {result['moves_per_second']} moves/s"
     )
     print(f"  intent → next view latency: p50 {lat['p50']} ms, p95 {lat['p95']} ms, p99 {lat['p99']} ms")
+    sh = result["shared_windows"]
+    print(
+        f"    of which {sh['moves']} answers to a window asking several seats (a burn offer, a revolution), whose "
+        f"view moves on once the last of them answered (with a think time, after theirs): p50 {sh['p50']} ms, "
+        f"p95 {sh['p95']} ms; the other answers: p95 {sh['others_p95']} ms, p99 {sh['others_p99']} ms"
+    )
     print(
         f"  CPU per move: server {result['server_cpu_ms_per_move']} ms, clients {result['client_cpu_ms_per_move']} ms; "
         f"load average {result['load_average']:.2f} on {os.cpu_count()} cores"
