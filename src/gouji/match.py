@@ -59,8 +59,8 @@ class Match:
         check_value("set_length", "set_length", self.set_length, int)  # 1 to 20 deals, as the rules allow
         self.deals: list[Deal] = []
         self.points: list[tuple[int, int]] = []
-        self._entries: dict[int, tuple[dict[str, Any], bytes]] = {}
-        """The finished deals' record entries and their canonical texts (:meth:`record`)."""
+        self._texts: dict[int, bytes] = {}
+        """The canonical texts of the finished deals' record entries (:meth:`record`)."""
         self._start_deal()
 
     def deal_seed(self, index: int) -> str:
@@ -139,20 +139,18 @@ class Match:
         """Team points so far: (team 0 = seats 0, 2, 4; team 1 = seats 1, 3, 5)."""
         return (sum(p[0] for p in self.points), sum(p[1] for p in self.points))
 
-    def record(self, upto: int | None = None, share: bool = False) -> dict[str, Any]:
+    def record(self, upto: int | None = None) -> dict[str, Any]:
         """The set as a record: rules, seeds, every decision, the results, and a checksum.  With ``upto``, the
         set up to and including finished deal ``upto`` (0-based): the later deals left out, the totals of these
         deals — a record that :meth:`from_record` reads as the set stopped there (a server stores one as each
-        deal ends).  With ``share``, the entries of the finished deals are the match's own, made once, rather
-        than copies: for a caller that stores the record and never changes it (the server, as each deal
-        ends)."""
+        deal ends)."""
         if upto is not None and not 0 <= upto < len(self.points):
             raise ValueError(f"deal {upto} has not finished: {len(self.points)} deals of this set have")
         n = len(self.deals) if upto is None else upto + 1
         deals = []
         texts = []
         for i, deal in enumerate(self.deals[:n]):
-            entry, text = self._deal_entry(i, deal, share)
+            entry, text = self._deal_entry(i, deal)
             deals.append(entry)
             texts.append(text)
         points = self.points[:n]
@@ -174,36 +172,25 @@ class Match:
         body["checksum"] = "sha256:" + hashlib.sha256(text).hexdigest()
         return body
 
-    def _deal_entry(self, i: int, deal: Deal, share: bool) -> tuple[dict[str, Any], bytes]:
-        """Deal ``i``'s entry in the set's record (a copy, unless ``share``) and its canonical text; a finished
-        deal's are made once (a set's record is made again as each of its deals ends)."""
-        cached = self._entries.get(i)
-        if cached is None:
-            first = deal.events[0]
-            entry: dict[str, Any] = {
-                "seed": first["seed"],
-                "leader": first["leader"],
-                "tribute": first["tribute"],
-                "actions": _actions(deal),
-            }
-            if deal.is_over:
-                entry["places"] = deal.result()["places"]
-                entry["points"] = list(self.points[i])
-            cached = (entry, _canonical(entry))
-            if deal.is_over:
-                self._entries[i] = cached
-            else:
-                return cached
-        entry, text = cached
-        if share:
-            return entry, text
-        # a copy, as a record made anew would be (its tribute is the deal's own, as ever)
-        return {
-            **entry,
-            "actions": [a[:] for a in entry["actions"]],
-            "places": entry["places"][:],
-            "points": entry["points"][:],
-        }, text
+    def _deal_entry(self, i: int, deal: Deal) -> tuple[dict[str, Any], bytes]:
+        """Deal ``i``'s entry in the set's record and its canonical text, which a finished deal keeps (a set's
+        record is made again as each of its deals ends; the text is the costly part, and a tenth of the
+        entry's memory)."""
+        first = deal.events[0]
+        entry: dict[str, Any] = {
+            "seed": first["seed"],
+            "leader": first["leader"],
+            "tribute": first["tribute"],
+            "actions": _actions(deal),
+        }
+        if not deal.is_over:
+            return entry, _canonical(entry)
+        entry["places"] = deal.result()["places"]
+        entry["points"] = list(self.points[i])
+        text = self._texts.get(i)
+        if text is None:
+            text = self._texts[i] = _canonical(entry)
+        return entry, text
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Match:
@@ -257,7 +244,7 @@ class TournamentTable(Match):
             if len(self.deals) < self.set_length:
                 self._start_deal()
 
-    def record(self, upto: int | None = None, share: bool = False) -> dict[str, Any]:
+    def record(self, upto: int | None = None) -> dict[str, Any]:
         """A table alone has no record of its own: its match's (:meth:`Tournament.from_tables`) holds it."""
         raise RecordError("one table of a duplicate match is recorded with the match: Tournament.from_tables")
 

@@ -895,6 +895,5 @@ class _Frames:
 
 def deal_record(match: Match, index: int) -> dict[str, Any]:
     """The set's record up to and including finished deal ``index`` (a set record :func:`load_record`
-    reads, with the later deals left out and the totals of these deals; it is stored, never changed: the
-    finished deals' entries are the match's own)."""
-    return match.record(upto=index, share=True)
+    reads, with the later deals left out and the totals of these deals)."""
+    return match.record(upto=index)
