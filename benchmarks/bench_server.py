@@ -118,9 +118,9 @@ class Player(asyncio.Protocol):
         self.acted_state = -1
         """The decision this seat last answered."""
         self.acted_at = -1
+        """The state number of the frame it answered."""
         self.acted_shared = False
         """Whether the decision this seat last answered asked other seats too."""
-        """The state number of the frame it answered."""
         self.ready_sent = -1
         self.stopping = False
         self.handshaken = False

@@ -30,7 +30,7 @@ heap every few seconds, stopping every table for 100 ms and more (measured with 
 Reference counting frees almost everything anyway; these thresholds let the youngest generation fill up
 before a collection and make full collections rare (every 20 million allocations, as at 10,000 × 20 × 100).
 The middle one is collected every 5 young collections rather than 20: at saturation each of its collections
-held the loop 40-60 ms at 20 (timed with ``gc.callbacks``), 15-20 ms at 5, for about the same time in all."""
+held the loop 35-80 ms at 20 (timed with ``gc.callbacks``), 15-21 ms at 5, for about the same time in all."""
 
 
 SWITCH_INTERVAL = 0.001

@@ -379,7 +379,7 @@ class _Child:
             self.reply(("fail", f"the database writer cannot open the database: {e}"))
             raise SystemExit(2) from None
         # what exists now (the modules, the database's engine and tables) lives as long as the process: out of
-        # the collector's sight, its full collections no longer walk it (one took 40-60 ms, and each held
+        # the collector's sight, its full collections no longer walk it (one took 35-60 ms, and each held
         # back the acknowledgement of every change in flight)
         gc.collect()
         gc.freeze()
