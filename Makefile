@@ -6,7 +6,7 @@ SUM := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 BASE := $(VENV)/.installed-base-$(SUM)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: run sim test chromium lint typecheck unit bench bench-bots bench-arena bench-server install
+.PHONY: run sim test chromium lint typecheck unit bench bench-bots bench-arena bench-server bench-table install
 
 run: $(BASE)  ## install, then start the web table on http://127.0.0.1:8000 (Ctrl-C stops it)
 	$(BIN)/gouji serve
@@ -64,3 +64,6 @@ bench-arena: $(STAMP)  ## the heuristic bot's strength: 2,000 duplicate pairs on
 bench-server: $(STAMP)  ## 100 tables of six bot clients on SQLite and PostgreSQL, kill -9, memory per table
 	pg=$$(bash .ci/postgres.sh start) || pg=; trap 'bash .ci/postgres.sh stop' EXIT; \
 	  $(BIN)/python benchmarks/bench_server.py --kill --memory 100 $${pg:+--postgres "$$pg"}
+
+bench-table: $(STAMP)  ## what a move costs the table code in process (with valgrind: instructions a move too)
+	$(BIN)/python benchmarks/bench_table.py $$(command -v valgrind >/dev/null && echo --instructions)
