@@ -170,6 +170,26 @@ def test_a_record_up_to_a_finished_deal(qingdao_set: Match) -> None:
         playing.record(upto=0)
 
 
+def test_a_record_as_text_is_the_same_document(qingdao_set: Match) -> None:
+    """``record_text(k)``: the signed record up to finished deal k as canonical JSON text (keys sorted, no
+    spaces) — the same document as ``record(upto=k)``, its checksum that of the text without it; it loads;
+    a deal that has not ended is refused."""
+    m = qingdao_set
+    for k in range(len(m.points)):
+        text = m.record_text(k)
+        doc = json.loads(text)
+        assert doc == m.record(upto=k)
+        assert text == json.dumps(doc, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode()
+        assert resign(copy.deepcopy(doc))["checksum"] == doc["checksum"]
+        assert len(load_record(text.decode()).deals) == min(k + 2, m.set_length)  # type: ignore[union-attr]
+    fresh = Match.from_record(m.record())  # (no deal's text kept yet: each is made when first asked for)
+    assert fresh.record_text(len(m.points) - 1) == m.record_text(len(m.points) - 1)
+    with pytest.raises(ValueError, match="has not finished"):
+        m.record_text(len(m.points))
+    with pytest.raises(ValueError, match="deal 0 has not finished"):
+        Match("qingdao", seed=5).record_text(0)
+
+
 def test_a_record_made_again_is_made_from_the_deals_as_they_are(qingdao_set: Match) -> None:
     """A set's record is made again as each deal ends, with the canonical texts of its finished deals made
     once: the checksum is still that of the whole canonical text, the deal in progress is taken as it is now,

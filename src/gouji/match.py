@@ -153,8 +153,28 @@ class Match:
             entry, text = self._deal_entry(i, deal)
             deals.append(entry)
             texts.append(text)
+        body = self._record_body(n)
+        text = self._canonical_text(body, texts)
+        body["deals"] = deals
+        body["checksum"] = "sha256:" + hashlib.sha256(text).hexdigest()
+        return body
+
+    def record_text(self, upto: int) -> bytes:
+        """The signed record of the set up to and including finished deal ``upto`` as its JSON text (UTF-8;
+        keys sorted, no spaces): the same document as :meth:`record` ``(upto=upto)``, put together from the
+        finished deals' kept texts — no deal's entry is made again, so a set's record stored at each deal's
+        end costs the same at its last deal as at its first (the server stores this text)."""
+        if not 0 <= upto < len(self.points):
+            raise ValueError(f"deal {upto} has not finished: {len(self.points)} deals of this set have")
+        texts = [self._texts.get(i) or self._deal_entry(i, self.deals[i])[1] for i in range(upto + 1)]
+        text = self._canonical_text(self._record_body(upto + 1), texts)
+        checksum = "sha256:" + hashlib.sha256(text).hexdigest()
+        return b'{"checksum":"' + checksum.encode() + b'",' + text[1:]  # ("checksum" sorts before "deals")
+
+    def _record_body(self, n: int) -> dict[str, Any]:
+        """A set record of the first ``n`` deals without its deals and checksum."""
         points = self.points[:n]
-        body = {
+        return {
             "format": RECORD_FORMAT,
             "version": RECORD_VERSION,
             "kind": "set",
@@ -164,14 +184,15 @@ class Match:
             "deals": [],
             "totals": [sum(p[0] for p in points), sum(p[1] for p in points)],
         }
-        # the checksum of the canonical text, put together from the deals' own (a finished deal's is made once):
-        # "deals" sorts first of the body's keys, so the text of the rest begins with their empty list
-        # (tests/test_match.py checks the checksum against the whole text's)
+
+    @staticmethod
+    def _canonical_text(body: dict[str, Any], texts: list[bytes]) -> bytes:
+        """The canonical text of a set record whose ``deals`` (an empty list in ``body``) have these texts:
+        put together from them (a finished deal's is made once) — "deals" sorts first of the body's keys, so
+        the text of the rest begins with their empty list (tests/test_match.py checks it against the whole
+        text's)."""
         rest = _canonical(body)
-        body["deals"] = deals
-        text = b"".join((b'{"deals":[', b",".join(texts), b"]", rest[len(_NO_DEALS) :]))
-        body["checksum"] = "sha256:" + hashlib.sha256(text).hexdigest()
-        return body
+        return b"".join((b'{"deals":[', b",".join(texts), b"]", rest[len(_NO_DEALS) :]))
 
     def _deal_entry(self, i: int, deal: Deal) -> tuple[dict[str, Any], bytes]:
         """Deal ``i``'s entry in the set's record and its canonical text, which a finished deal keeps (a set's

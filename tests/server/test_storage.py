@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -27,7 +28,7 @@ def test_deal_record_is_a_set_record_up_to_that_deal() -> None:
     bot, rng = make_bot("random"), random.Random(1)
     while len(m.points) < 2:
         m.act(decide(bot, m.current, rng))
-    rec = deal_record(m, 0)
+    rec = json.loads(deal_record(m, 0))
     again = load_record(rec)
     assert isinstance(again, Match) and len(again.deals) == 2 and again.deals[0].is_over
     assert rec["totals"] == list(m.points[0]) and len(rec["deals"]) == 1

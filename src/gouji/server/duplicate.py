@@ -42,7 +42,7 @@ from .config import TableConfig, parse_table_request, valid_nickname
 from .connection import Connection, token_hash
 from .durability import StoreWriter
 from .errors import RequestError
-from .storage import Op, RecordOp, StatusOp, StoredTable
+from .storage import Op, RecordBody, RecordOp, StatusOp, StoredTable
 from .table import Room, new_token
 
 if TYPE_CHECKING:
@@ -112,7 +112,7 @@ class DuplicateRoom(Room):
         other = self.partner()
         return other is not None and len(other.match.points) < len(self.match.points)
 
-    def finished_records(self, deal_index: int) -> list[tuple[str, int | None, dict[str, Any]]]:
+    def finished_records(self, deal_index: int) -> list[tuple[str, int | None, RecordBody]]:
         return []  # the match stores the match's records once both tables have played the deal
 
     def commit(

@@ -136,6 +136,10 @@ class EventOp(NamedTuple):
     data: dict[str, Any]
 
 
+RecordBody = dict[str, Any] | bytes
+"""A record document, or its JSON text (UTF-8): the tables send the text, which the writer parses."""
+
+
 class RecordOp(NamedTuple):
     """A write of a commit: a finished deal's or set's record, with who sat where."""
 
@@ -143,7 +147,7 @@ class RecordOp(NamedTuple):
     kind: str
     deal_index: int | None
     players: list[dict[str, Any]]
-    body: dict[str, Any]
+    body: RecordBody
 
 
 class StatusOp(NamedTuple):
@@ -434,14 +438,15 @@ class Store:
     # ---------------------------------------------------------------------------------- records
 
     def add_record(
-        self, table_id: int, kind: str, deal_index: int | None, players: list[dict[str, Any]], body: dict[str, Any]
+        self, table_id: int, kind: str, deal_index: int | None, players: list[dict[str, Any]], body: RecordBody
     ) -> int:
         """Store a record with who sat where; returns its id."""
         with self.sessions.begin() as s:
             return self._add_record(s, RecordOp(table_id, kind, deal_index, players, body))
 
     def _add_record(self, s: Session, op: RecordOp) -> int:
-        row = RecordRow(table_id=op.table_id, kind=op.kind, deal_index=op.deal_index, players=op.players, body=op.body)
+        body = orjson.loads(op.body) if isinstance(op.body, bytes) else op.body
+        row = RecordRow(table_id=op.table_id, kind=op.kind, deal_index=op.deal_index, players=op.players, body=body)
         s.add(row)
         s.flush()
         for p in op.players:

@@ -39,7 +39,7 @@ from .connection import Connection
 from .connection import token_hash as token_hash  # (its home was here)
 from .durability import StoreWriter
 from .limits import Limits, TokenBucket
-from .storage import EventOp, Op, RecordOp, StatusOp, StoredTable
+from .storage import EventOp, Op, RecordBody, RecordOp, StatusOp, StoredTable
 from .window import Window, timeout_answer, window_kind
 
 log = logging.getLogger("gouji.server")
@@ -91,7 +91,7 @@ class Seat:
 class _Pending:
     """Records to store, produced by one commit."""
 
-    records: list[tuple[str, int | None, dict[str, Any]]] = field(default_factory=list)
+    records: list[tuple[str, int | None, RecordBody]] = field(default_factory=list)
 
 
 DECISION_KINDS = frozenset({"act", "start", "resume"})
@@ -148,7 +148,7 @@ class Room:
         self._cursor = (0, 0)
         """(deal index, events of that deal) sent to the connections so far."""
         self.replaying = False
-        self.replayed_records: list[tuple[str, int | None, dict[str, Any], list[dict[str, Any]]]] = []
+        self.replayed_records: list[tuple[str, int | None, RecordBody, list[dict[str, Any]]]] = []
         """While replaying: the records the replayed moves produced (kind, deal index, body, players)."""
         self.ready: list[bool] | None = None
         """Between two deals: which seats said they are ready; None while play goes on."""
@@ -362,11 +362,12 @@ class Room:
             raise ValueError(f"unknown table event {kind!r}")
         return pending
 
-    def finished_records(self, deal_index: int) -> list[tuple[str, int | None, dict[str, Any]]]:
+    def finished_records(self, deal_index: int) -> list[tuple[str, int | None, RecordBody]]:
         """The records to store when deal ``deal_index`` ends: the set up to that deal, and the whole set when
-        it was the last (a table of a duplicate match stores none: its match stores the match's)."""
+        it was the last (a table of a duplicate match stores none: its match stores the match's) — as their
+        JSON text, which the writer parses (off the event loop)."""
         record = deal_record(self.match, deal_index)
-        out: list[tuple[str, int | None, dict[str, Any]]] = [("deal", deal_index, record)]
+        out: list[tuple[str, int | None, RecordBody]] = [("deal", deal_index, record)]
         if self.match.is_over:
             out.append(("set", None, record))  # (the set up to its last deal is the whole set: built once)
         return out
@@ -893,7 +894,7 @@ class _Frames:
         return f'{self.head},"view":{view},"turn":{turn},"events":{events}}}'
 
 
-def deal_record(match: Match, index: int) -> dict[str, Any]:
-    """The set's record up to and including finished deal ``index`` (a set record :func:`load_record`
-    reads, with the later deals left out and the totals of these deals)."""
-    return match.record(upto=index)
+def deal_record(match: Match, index: int) -> bytes:
+    """The set's record up to and including finished deal ``index`` as JSON text (a set record
+    :func:`load_record` reads, with the later deals left out and the totals of these deals)."""
+    return match.record_text(index)
