@@ -187,6 +187,9 @@ class _Block:
     def texts(self) -> list[str]:
         """The text of each play of the block, in order (``str(self.get(i))``, without making the plays)."""
         rank = RANKS[self.rank] if self.rank != NO_RANK else ""
+        if self.tn == self.xn == self.dn == 1:  # nothing to attach (most blocks of a lead): the rank's counts
+            twos = "2" * self.t0
+            return [twos + rank * k for k in range(self.k0, self.k0 + self.kn)][self.skip :]
         out = [
             "D" * d + "X" * x + "2" * t + rank * k
             for k in range(self.k0, self.k0 + self.kn)

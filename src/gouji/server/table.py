@@ -867,6 +867,7 @@ class _Frames:
         self.head = P.dumps(head)[:-1]
         self.rest = P.dumps(view)[1:]
         self.player_texts = [P.dumps(p) for p in self.players]
+        self.players_text = ",".join(self.player_texts)
         self.turn_text = P.dumps(self.turn)
         same = all(Deal.event_same_for_all(e) for _, e in events)
         self.events_text = _json([{**e, "deal": i} for i, e in events]) if same else None
@@ -874,17 +875,18 @@ class _Frames:
 
     def text(self, seat: int | None) -> str:
         room = self.room
-        players = self.player_texts
         if seat is None:
-            view = f'{{"seat":null,"players":[{",".join(players)}],{self.rest}'
+            view = f'{{"seat":null,"players":[{self.players_text}],{self.rest}'
         elif self.whole:
             view = P.dumps(room.sent_view(seat, full=False))
         else:
             n, hand = room.own_hand(seat)
+            players = self.players_text
             if self.players[seat]["cards"] != n:  # (its own count is public already where counts are shown)
-                players = list(players)
-                players[seat] = P.dumps({**self.players[seat], "cards": n})
-            view = f'{{"seat":{seat},"players":[{",".join(players)}],{self.rest[:-1]},"hand":{hand}}}'
+                mine = list(self.player_texts)
+                mine[seat] = P.dumps({**self.players[seat], "cards": n})
+                players = ",".join(mine)
+            view = f'{{"seat":{seat},"players":[{players}],{self.rest[:-1]},"hand":{hand}}}'
         turn = self.turn_text
         if seat is not None and (seat == self.turn["seat"] or seat in self.turn.get("seats", ())):
             turn = P.dumps(room.turn_info(seat, self.burn_offer))
