@@ -3,7 +3,6 @@ parts must be what the whole frame says, for every frame a set sends."""
 
 from __future__ import annotations
 
-import asyncio
 import importlib.util
 import random
 import sys
@@ -18,6 +17,8 @@ from gouji.server import protocol as P
 from gouji.server.config import TableConfig
 from gouji.server.connection import Connection
 from gouji.server.table import Room, token_hash
+
+from .test_frames import run_async
 
 BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_server.py"
 
@@ -66,7 +67,7 @@ def _frames_of_a_set(preset: str, seed: int) -> list[str]:
             intent = {"type": "act", "action": action, "decision": room.decision, "token": f"t{s}"}
             room.intent(conns[s], P.parse_client(orjson.dumps(intent).decode()))
 
-    asyncio.run(play())
+    run_async(play)
     return texts
 
 
