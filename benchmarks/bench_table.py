@@ -130,7 +130,9 @@ async def play(tables: int, moves: int, seed: int, preset: str) -> dict[str, Any
 
 
 def instructions(args: argparse.Namespace) -> int:
-    """Machine instructions per move: two runs under cachegrind, ``moves / 5`` and ``moves`` moves."""
+    """Machine instructions per move: two runs under cachegrind, ``moves / 5`` and ``moves`` moves (the
+    process's start-up is taken out by the difference, to within some 15 million instructions that it varies
+    by from one run to the next: ask for thousands of moves for a figure to compare code by)."""
     counts = []
     moves = int(args.moves)
     few = max(1, moves // 5)
