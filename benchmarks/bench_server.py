@@ -104,8 +104,8 @@ def _parts(payload: bytes) -> dict[str, Any]:
     """The parts of a frame the client bots read: a ``state`` frame outside the pause between two deals as its
     ``type``, ``state``, ``table.ready`` (null) and ``turn`` alone — the turn's JSON parsed by itself, between
     ``"turn":`` and ``,"events":`` (the server writes them last, in this order), the state number from the
-    frame's head — rather than the whole frame: its six players and the view, which no bot reads, were a third
-    of the clients' CPU time, on the cores they share with the server; any other frame whole."""
+    frame's head — rather than the whole frame, whose six players and view no bot reads (parsing them cost
+    the clients a sixth of their CPU time, on the cores they share with the server); any other frame whole."""
     if not payload.startswith(b'{"type":"state"') or b'"ready":{' in payload:
         return orjson.loads(payload)  # type: ignore[no-any-return]
     at = payload.rfind(b',"turn":{')
