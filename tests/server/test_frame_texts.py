@@ -62,3 +62,61 @@ def test_a_frame_written_straight_to_the_socket_is_the_websocket_librarys_frame(
     for n in (0, 1, 125, 126, 127, 65535, 65536, 200_000):
         text = ("够级" * n)[:n]
         assert ws_text_frame(text) == Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[]), n
+
+
+def test_the_table_text_is_the_public_table_after_every_kind_of_change() -> None:
+    """``Room.table_text`` keeps the encoded table between two changes during play: after a join, a leave,
+    托管 switched on and off (by an ``auto`` change and by an action, ``timeout`` or ``player``), each move,
+    the pause between two deals and the end of the set it must still be exactly ``public(config=False)``."""
+    import random
+
+    from gouji.rules import resolve
+    from gouji.server.config import TableConfig
+    from gouji.server.table import Room, token_hash
+
+    from .test_frames import run_async
+
+    checked: list[str] = []
+
+    def same(room: Room, what: str) -> None:
+        assert json.loads(room.table_text()) == room.public(config=False), what
+        checked.append(what)
+
+    async def main() -> None:
+        config = TableConfig("qingdao", resolve("qingdao").to_dict(), 7, 2, None, 0.0, (None,) * 6)
+        room = Room(1, "TEXT01", config, "x" * 64)
+        for s in range(6):
+            room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"t{s}")})
+            same(room, "join")
+        room.commit("start")
+        same(room, "start")
+        room.commit("leave", 5)
+        same(room, "leave")
+        room.commit("join", 5, {"nickname": "new", "token_hash": token_hash("t5")})
+        same(room, "join again")
+        rng = random.Random(3)
+        moves = 0
+        while room.status == "playing":
+            if room.ready is not None:
+                for s in range(6):
+                    if room.ready is not None and not room.ready[s]:
+                        room.commit("ready", s)
+                        same(room, "ready")
+                continue
+            deal = room.match.current
+            seat = deal.to_act
+            assert seat is not None
+            legal = deal.legal_actions_of(seat)
+            if moves % 40 == 5:
+                room.commit("auto", seat, {"on": not room.seats[seat].auto})
+                same(room, "auto change")
+            by = ("timeout", "player", "auto")[moves % 3]
+            before = room.seats[seat].auto
+            room.window = None  # (the test plays the engine's turns itself, past the table's windows)
+            room.commit("act", seat, {"by": by}, legal[rng.randrange(len(legal))])
+            same(room, "auto by an action" if room.seats[seat].auto != before else "act")
+            moves += 1
+        same(room, "over")
+
+    run_async(main)
+    assert {"join", "leave", "auto change", "auto by an action", "act", "ready", "over"} <= set(checked)

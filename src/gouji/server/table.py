@@ -175,6 +175,10 @@ class Room:
         """When the table last changed (monotonic seconds): for the idle expiry of a waiting table."""
         self.on_over: Callable[[Room], None] | None = None
         """Called once the end of the set is stored and sent (the lobby lets the table go)."""
+        self._seats_version = 0
+        """Counts the changes that may change the seats or the table's status outside play (every change but
+        an action, and an action that switched its seat's 托管): a key of :meth:`table_text`'s cache."""
+        self._table_text_of: tuple[tuple[int, str, int, int], str, str] | None = None
 
     # ------------------------------------------------------------------ public data
 
@@ -196,6 +200,23 @@ class Room:
         if config:
             out["config"] = self.config.public()
         return out
+
+    def table_text(self) -> str:
+        """``public(config=False)`` as JSON text, for the frame of every change: during play, all of it but the
+        state number is encoded again only when the seats, the status or the deals changed (the key: the
+        changes other than actions, the status and the count of deals begun and scored); between two deals,
+        and at a table whose public part says more (a duplicate match's), made afresh each time."""
+        if self.ready is not None or type(self).public is not Room.public:
+            return P.dumps(self.public(config=False))
+        m = self.match
+        key = (self._seats_version, self.status, len(m.deals), len(m.points))
+        cached = self._table_text_of
+        if cached is None or cached[0] != key:
+            table = self.public(config=False)
+            head = P.dumps({"code": table.pop("code"), "status": table.pop("status")})[:-1]
+            del table["state"]
+            cached = self._table_text_of = (key, head + ',"state":', "," + P.dumps(table)[1:])
+        return f"{cached[1]}{self.state}{cached[2]}"
 
     def _last_deal(self) -> dict[str, Any] | None:
         """The newest finished deal's places and why (public facts): who went out in which order, who was
@@ -264,6 +285,8 @@ class Room:
         self.state += 1
         if kind in DECISION_KINDS:
             self.decision = self.state
+        if kind != "act":
+            self._seats_version += 1
         if self.replaying:
             self.stored = self.state
             self.replayed_records.extend((k, i, b, self.players()) for k, i, b in pending.records)
@@ -325,11 +348,10 @@ class Room:
             deal_index = len(m.deals) - 1
             m.act(data["action"] if action is None else action, seat=seat)
             by = data.get("by", "player")
-            if self.seats[seat].bot is None:
-                if by == "timeout":
-                    self.seats[seat].auto = True
-                elif by == "player":
-                    self.seats[seat].auto = False
+            s = self.seats[seat]
+            if s.bot is None and ((by == "timeout" and not s.auto) or (by == "player" and s.auto)):
+                s.auto = by == "timeout"
+                self._seats_version += 1
             if m.deals[deal_index].is_over:
                 pending.records.extend(self.finished_records(deal_index))
                 if m.is_over:
@@ -862,9 +884,10 @@ class _Frames:
         del view["seat"]
         self.burn_offer = bool(view["burn_offer"])
         self.turn = room.turn_info(None, self.burn_offer)
-        head = {"type": "state", "v": P.VERSION, "state": room.state, "full": False}
-        head |= {"table": room.public(config=False), "deal": len(room.match.deals) - 1}
-        self.head = P.dumps(head)[:-1]
+        self.head = (
+            f'{{"type":"state","v":{P.VERSION},"state":{room.state},"full":false,'
+            f'"table":{room.table_text()},"deal":{len(room.match.deals) - 1}'
+        )
         self.rest = P.dumps(view)[1:]
         self.player_texts = [P.dumps(p) for p in self.players]
         self.players_text = ",".join(self.player_texts)
