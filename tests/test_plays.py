@@ -633,6 +633,8 @@ def test_leads_match_brute_force(hand: Counts, allow_threes: bool) -> None:
     assert len(la) == len(listed)
     assert [la[i] for i in range(len(la))] == listed
     assert la.texts() == [str(p) for p in listed]  # (made without making the plays)
+    for limit in (0, 1, 16, len(listed) + 1):
+        assert la.texts(limit) == [str(p) for p in listed[:limit]]
     if listed:
         assert la[-1] == listed[-1] and la[-len(la)] == listed[0]
     for p in listed:
@@ -682,6 +684,7 @@ def test_leads_sequence_behaviour() -> None:
     assert la.index(parse_play("99")) == listed.index(parse_play("99"))
     assert la.count(parse_play("99")) == 1
     assert la.texts() == [str(a) for a in listed]
+    assert la.texts(1) == ["pass"] and la.texts(3) == [str(a) for a in listed[:3]]
     assert "LegalActions([" in repr(la)
     # 9 with 0-2 2s, 0-1 X, 0-1 D: 2*3*2*2; 2s: 2*2*2; jokers alone: 3
     assert len(la) == 1 + 24 + 8 + 3

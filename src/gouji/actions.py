@@ -294,12 +294,15 @@ class LegalActions(Sequence[Action]):
         ``k0 <= k < k0 + kn``, ``t0 <= t < t0 + tn``, ``x < xn``, ``d < dn`` (``skip``: not the empty one)."""
         return self._blocks
 
-    def texts(self) -> list[str]:
-        """Every action's text form."""
-        out = [str(a) for a in self._explicit]
+    def texts(self, limit: int | None = None) -> list[str]:
+        """Every action's text form (``limit``: of the first ``limit`` actions only)."""
+        explicit = self._explicit if limit is None else self._explicit[:limit]
+        out = [str(a) for a in explicit]
         for b in self._blocks:
+            if limit is not None and len(out) >= limit:
+                break
             out += b.texts()
-        return out
+        return out if limit is None else out[:limit]
 
     def __repr__(self) -> str:
         head = ", ".join(str(a) for a in self[:8])

@@ -546,7 +546,7 @@ class Room:
             turn["choices"] = legal.texts()
         else:
             turn["choices"] = None
-            turn["sample"] = [str(a) for a in legal[:SAMPLE_SIZE]]
+            turn["sample"] = legal.texts(SAMPLE_SIZE)
         return turn
 
     # ------------------------------------------------------------------ intents
@@ -889,10 +889,14 @@ class _Frames:
             f'"table":{room.table_text()},"deal":{len(room.match.deals) - 1}'
         )
         self.rest = P.dumps(view)[1:]
-        self.player_texts = [P.dumps(p) for p in self.players]
-        self.players_text = ",".join(self.player_texts)
+        self.players_text = P.dumps(self.players)[1:-1]
+        self._player_texts: list[str] | None = None
         self.turn_text = P.dumps(self.turn)
-        same = all(Deal.event_same_for_all(e) for _, e in events)
+        same = True
+        for _, e in events:
+            if not Deal.event_same_for_all(e):
+                same = False
+                break
         self.events_text = _json([{**e, "deal": i} for i, e in events]) if same else None
         self.whole = bool(room.match.current.shown)
 
@@ -906,7 +910,9 @@ class _Frames:
             n, hand = room.own_hand(seat)
             players = self.players_text
             if self.players[seat]["cards"] != n:  # (its own count is public already where counts are shown)
-                mine = list(self.player_texts)
+                if self._player_texts is None:
+                    self._player_texts = [P.dumps(p) for p in self.players]
+                mine = list(self._player_texts)
                 mine[seat] = P.dumps({**self.players[seat], "cards": n})
                 players = ",".join(mine)
             view = f'{{"seat":{seat},"players":[{players}],{self.rest[:-1]},"hand":{hand}}}'
