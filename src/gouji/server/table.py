@@ -22,7 +22,7 @@ import random
 import secrets
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
@@ -85,13 +85,6 @@ class Seat:
             "held": self.bot is not None or self.nickname is not None,
             "auto": self.auto,
         }
-
-
-@dataclass
-class _Pending:
-    """Records to store, produced by one commit."""
-
-    records: list[tuple[str, int | None, RecordBody]] = field(default_factory=list)
 
 
 DECISION_KINDS = frozenset({"act", "start", "resume"})
@@ -157,9 +150,9 @@ class Room:
         self._resolving = False
         self._folding = 0
         """How many windows resolved at once are being fed now, one inside the other (at most FOLD_LIMIT)."""
-        self._hands: dict[int, tuple[list[int], str]] = {}
+        self._hands: dict[int, tuple[list[int], str, int]] = {}
         self._last_deal_of: tuple[tuple[int, int, bool], dict[str, Any] | None] | None = None
-        """seat → (its hand's counts, the hand as JSON text): :meth:`own_hand`."""
+        """seat → (its hand's counts, the hand as JSON text, its count of cards): :meth:`own_hand`."""
         self.timings: collections.deque[tuple[str, float, bool, bool]] = collections.deque(maxlen=10_000)
         """(window kind, seconds from opening to resolution, whether a person was prompted, whether any seat
         had a choice) of the last windows (at most 10,000): what the time of a deal went on."""
@@ -281,7 +274,7 @@ class Room:
         data = data or {}
         if action is not None:
             data = {"action": str(action), **data}
-        pending = self._apply(kind, seat, data, action)
+        records = self._apply(kind, seat, data, action)
         self.state += 1
         if kind in DECISION_KINDS:
             self.decision = self.state
@@ -289,12 +282,13 @@ class Room:
             self._seats_version += 1
         if self.replaying:
             self.stored = self.state
-            self.replayed_records.extend((k, i, b, self.players()) for k, i, b in pending.records)
+            self.replayed_records.extend((k, i, b, self.players()) for k, i, b in records)
             return
         self.last_change = time.monotonic()
         if self.writer is not None:
             ops: list[Op] = [EventOp(self.id, self.state, kind, seat, data)]
-            ops += [RecordOp(self.id, k, i, self.players(), body) for k, i, body in pending.records]
+            if records:
+                ops += [RecordOp(self.id, k, i, self.players(), body) for k, i, body in records]
             if self.status in ("over", "closed") and kind in ("act", "close"):
                 ops.append(StatusOp(self.id, self.status))
             state = self.state
@@ -340,8 +334,11 @@ class Room:
         if all(self.seat_ready(i) for i in range(SEATS)):
             self.commit("resume", None, {"by": "ready"})
 
-    def _apply(self, kind: str, seat: int | None, data: dict[str, Any], action: Action | None) -> _Pending:
-        pending = _Pending()
+    def _apply(
+        self, kind: str, seat: int | None, data: dict[str, Any], action: Action | None
+    ) -> list[tuple[str, int | None, RecordBody]]:
+        """Apply one change to the table; the records it makes to store (a deal's end makes some)."""
+        records: list[tuple[str, int | None, RecordBody]] = []
         if kind == "act":
             assert seat is not None
             m = self.match
@@ -353,7 +350,7 @@ class Room:
                 s.auto = by == "timeout"
                 self._seats_version += 1
             if m.deals[deal_index].is_over:
-                pending.records.extend(self.finished_records(deal_index))
+                records = self.finished_records(deal_index)
                 if m.is_over:
                     self.status = "over"
                 else:
@@ -382,7 +379,7 @@ class Room:
             self.status = "closed"
         else:  # pragma: no cover - events are written by this class only
             raise ValueError(f"unknown table event {kind!r}")
-        return pending
+        return records
 
     def finished_records(self, deal_index: int) -> list[tuple[str, int | None, RecordBody]]:
         """The records to store when deal ``deal_index`` ends: the set up to that deal, and the whole set when
@@ -459,13 +456,14 @@ class Room:
         else:
             self._outbox.append((self.state, out))
 
-    def own_hand(self, seat: int) -> tuple[int, str]:
-        """Seat ``seat``'s card count and its hand as JSON text, encoded again only when the hand changed."""
-        counts = self.match.current.hands[seat]
+    def own_hand(self, seat: int, hands: list[list[int]] | None = None) -> tuple[int, str]:
+        """Seat ``seat``'s card count and its hand as JSON text, encoded again only when the hand changed
+        (``hands``: the current deal's, where the caller has them)."""
+        counts = (self.match.current.hands if hands is None else hands)[seat]
         cached = self._hands.get(seat)
         if cached is None or cached[0] != counts:
-            cached = self._hands[seat] = (list(counts), _json(C.format_counts(counts)))
-        return sum(counts), cached[1]
+            cached = self._hands[seat] = (list(counts), _json(C.format_counts(counts)), sum(counts))
+        return cached[2], cached[1]
 
     def state_frame(
         self,
@@ -899,6 +897,7 @@ class _Frames:
                 break
         self.events_text = _json([{**e, "deal": i} for i, e in events]) if same else None
         self.whole = bool(room.match.current.shown)
+        self.hands = room.match.current.hands
 
     def text(self, seat: int | None) -> str:
         room = self.room
@@ -907,7 +906,7 @@ class _Frames:
         elif self.whole:
             view = P.dumps(room.sent_view(seat, full=False))
         else:
-            n, hand = room.own_hand(seat)
+            n, hand = room.own_hand(seat, self.hands)
             players = self.players_text
             if self.players[seat]["cards"] != n:  # (its own count is public already where counts are shown)
                 if self._player_texts is None:
