@@ -15,8 +15,7 @@ Server → client: ``welcome`` (who you are at the table), ``state`` (your view 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 import orjson
 
@@ -81,9 +80,9 @@ class ProtocolError(ValueError):
         self.ref = ref
 
 
-@dataclass(frozen=True, slots=True)
-class ClientMessage:
-    """A validated client message; fields not used by its type are None."""
+class ClientMessage(NamedTuple):
+    """A validated client message; fields not used by its type are None.  (A named tuple: one is made for
+    every message a client sends, and a frozen dataclass sets each field through ``object.__setattr__``.)"""
 
     type: str
     id: str | None = None

@@ -18,8 +18,6 @@ answer that ends the event (a burn taken, a deal voided by a second revolution) 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from ..actions import PASS, Action
 from ..deal import SETUP_BUY_FOUR, SETUP_REVOLUTION, Deal
 
@@ -27,35 +25,60 @@ WindowKey = tuple[int, int]
 """(deal index, decisions made in that deal) when a window opens: a new decision means a new window."""
 
 
-@dataclass
 class Window:
-    """One event's answers being collected."""
+    """One event's answers being collected.  (A plain class with slots: the tables open one or two a move.)"""
 
-    key: WindowKey
-    kind: str
-    """``burn``, ``revolution``, ``buy_four`` or ``turn`` (one seat's decision)."""
-    seats: list[int]
-    """The seats the engine asks, in its order."""
-    opened: float
-    """Loop time when it opened."""
-    until: float
-    """Loop time before which it does not resolve (the masking time)."""
-    phase: str = ""
-    """The deal's phase when it opened."""
-    events_at: int = 0
-    """How many events the deal had when it opened: a ``void`` after them ends the event asked about."""
-    answers: dict[int, tuple[Action, str]] = field(default_factory=dict)
-    """seat → (its answer, by: ``forced``, ``bot``, ``auto``, ``player`` or ``timeout``)."""
-    asked: set[int] = field(default_factory=set)
-    """People with a real choice who have not answered yet."""
-    thinking: list[int] = field(default_factory=list)
-    """Bot (and 托管) seats whose answer is still being thought out."""
-    prompted: set[int] = field(default_factory=set)
-    """Every person this window asked (answered or not)."""
-    deadline: float | None = None
-    """Epoch seconds when the people asked time out (None: no turn timer)."""
-    choice: bool = False
-    """Whether any seat had more than one legal answer (known to the server only)."""
+    __slots__ = (
+        "answers",
+        "asked",
+        "choice",
+        "deadline",
+        "events_at",
+        "key",
+        "kind",
+        "opened",
+        "phase",
+        "prompted",
+        "seats",
+        "thinking",
+        "until",
+    )
+
+    def __init__(
+        self,
+        key: WindowKey,
+        kind: str,
+        seats: list[int],
+        opened: float,
+        until: float,
+        phase: str = "",
+        events_at: int = 0,
+    ) -> None:
+        self.key = key
+        self.kind = kind
+        """``burn``, ``revolution``, ``buy_four`` or ``turn`` (one seat's decision)."""
+        self.seats = seats
+        """The seats the engine asks, in its order."""
+        self.opened = opened
+        """Loop time when it opened."""
+        self.until = until
+        """Loop time before which it does not resolve (the masking time)."""
+        self.phase = phase
+        """The deal's phase when it opened."""
+        self.events_at = events_at
+        """How many events the deal had when it opened: a ``void`` after them ends the event asked about."""
+        self.answers: dict[int, tuple[Action, str]] = {}
+        """seat → (its answer, by: ``forced``, ``bot``, ``auto``, ``player`` or ``timeout``)."""
+        self.asked: set[int] = set()
+        """People with a real choice who have not answered yet."""
+        self.thinking: list[int] = []
+        """Bot (and 托管) seats whose answer is still being thought out."""
+        self.prompted: set[int] = set()
+        """Every person this window asked (answered or not)."""
+        self.deadline: float | None = None
+        """Epoch seconds when the people asked time out (None: no turn timer)."""
+        self.choice = False
+        """Whether any seat had more than one legal answer (known to the server only)."""
 
     @property
     def complete(self) -> bool:
