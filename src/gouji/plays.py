@@ -11,7 +11,7 @@ from __future__ import annotations
 import collections
 import threading
 import weakref
-from collections.abc import Hashable, Iterator, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from typing import ClassVar, Generic, TypeVar
 
 from .cards import (
@@ -42,6 +42,19 @@ K = TypeVar("K", bound=Hashable)
 V = TypeVar("V")
 
 
+class _KeyedRef(weakref.ref[V], Generic[K, V]):
+    """A weak reference that knows the key its object is interned under."""
+
+    __slots__ = ("key",)
+
+    def __new__(cls, value: V, callback: Callable[[_KeyedRef[K, V]], None], key: K) -> _KeyedRef[K, V]:
+        return super().__new__(cls, value, callback)
+
+    def __init__(self, value: V, callback: Callable[[_KeyedRef[K, V]], None], key: K) -> None:
+        # (weakref.ref's own __init__ only checks its arguments, which __new__ took)
+        self.key = key
+
+
 class WeakIntern(Generic[K, V]):
     """Interned objects (one object per key) kept only while something else holds them.
 
@@ -53,14 +66,24 @@ class WeakIntern(Generic[K, V]):
     its key is the interned one.  So the cache holds at most ``keep`` objects of its own, whatever was
     played.  (:meth:`Play.of` counts a play given out as recent; :meth:`get` does not.)"""
 
-    __slots__ = ("lock", "recent", "refs")
+    __slots__ = ("_drop", "lock", "recent", "refs")
 
     def __init__(self, keep: int) -> None:
-        self.refs: dict[K, weakref.ref[V]] = {}
+        self.refs: dict[K, _KeyedRef[K, V]] = {}
         self.recent: collections.deque[V] = collections.deque(maxlen=keep)
         self.lock = threading.RLock()
         """Held to change :attr:`refs` (the bots' and the hints' threads make plays too); reading needs none:
         an entry is replaced only once its object is dead, so a live object found is the interned one."""
+        refs, lock = self.refs, self.lock
+
+        def drop(ref: _KeyedRef[K, V]) -> None:
+            with lock:  # (re-entrant: an object may die while this thread adds another)
+                if refs.get(ref.key) is ref:
+                    del refs[ref.key]
+
+        self._drop = drop
+        """The one callback of every reference (an object's key is on its reference: a closure an object
+        would be three more objects for the cyclic collector to walk, each time a play is made)."""
 
     def get(self, key: K) -> V | None:
         """The live object of ``key``, or None."""
@@ -70,19 +93,13 @@ class WeakIntern(Generic[K, V]):
     def add(self, key: K, value: V) -> V:
         """Intern ``value`` as ``key``'s object; an object of ``key`` still alive (made meanwhile by another
         thread) wins and is returned instead."""
-        refs, lock = self.refs, self.lock
-
-        def drop(ref: weakref.ref[V], key: K = key) -> None:
-            with lock:  # (re-entrant: an object may die while this thread adds another)
-                if refs.get(key) is ref:
-                    del refs[key]
-
-        with lock:
+        refs = self.refs
+        with self.lock:
             held = refs.get(key)
             live = None if held is None else held()
             if live is not None:
                 return live
-            refs[key] = weakref.ref(value, drop)
+            refs[key] = _KeyedRef(value, self._drop, key)
         self.recent.append(value)
         return value
 

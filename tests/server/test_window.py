@@ -329,3 +329,34 @@ def test_a_window_with_its_answers_given_past_the_fold_limit_resolves_through_it
     assert room.status == "over"
     forced = [t for t in room.timings if not t[3]]  # windows where no seat had a choice
     assert forced  # (resolved through their tasks: the fold limit let none resolve at once)
+
+
+def test_window_timings_keep_the_last_windows_as_tuples_without_tracked_objects() -> None:
+    """``Room.timings`` reads as a sequence of (kind, seconds, prompted, choice) tuples, the last ``maxlen``
+    kept; stored in columns of plain values, so appending one makes nothing the cyclic collector must walk
+    (a tuple a window was a third of what its young generation held on a busy server)."""
+    import gc
+
+    from gouji.server.window import WindowTimings
+
+    t = WindowTimings(3)
+    assert len(t) == 0 and list(t) == [] and t[:] == []
+    for i in range(5):
+        t.append("turn" if i % 2 else "burn", i / 10, i % 3 == 0, i > 2)
+    assert len(t) == 3
+    assert list(t) == [("burn", 0.2, False, False), ("turn", 0.3, True, True), ("burn", 0.4, False, True)]
+    assert t[0] == ("burn", 0.2, False, False) and t[-1] == ("burn", 0.4, False, True)
+    assert t[1:] == list(t)[1:] and t[::-1] == list(t)[::-1]
+    with pytest.raises(IndexError):
+        t[3]
+    big = WindowTimings(10_000)
+    gc.collect()
+    gc.disable()
+    try:
+        before = gc.get_count()[0]
+        for i in range(5_000):
+            big.append("turn", i * 0.001, False, True)
+        grown = gc.get_count()[0] - before
+    finally:
+        gc.enable()
+    assert grown < 50, grown  # (a tuple a window would be 5,000)

@@ -40,7 +40,7 @@ from .connection import token_hash as token_hash  # (its home was here)
 from .durability import StoreWriter
 from .limits import Limits, TokenBucket
 from .storage import EventOp, Op, RecordBody, RecordOp, StatusOp, StoredTable
-from .window import Window, timeout_answer, window_kind
+from .window import Window, WindowTimings, timeout_answer, window_kind
 
 log = logging.getLogger("gouji.server")
 
@@ -151,9 +151,9 @@ class Room:
         self._folding = 0
         """How many windows resolved at once are being fed now, one inside the other (at most FOLD_LIMIT)."""
         self._hands: dict[int, tuple[list[int], str, int]] = {}
-        self._last_deal_of: tuple[tuple[int, int, bool], dict[str, Any] | None] | None = None
         """seat → (its hand's counts, the hand as JSON text, its count of cards): :meth:`own_hand`."""
-        self.timings: collections.deque[tuple[str, float, bool, bool]] = collections.deque(maxlen=10_000)
+        self._last_deal_of: tuple[tuple[int, int, bool], dict[str, Any] | None] | None = None
+        self.timings = WindowTimings(10_000)
         """(window kind, seconds from opening to resolution, whether a person was prompted, whether any seat
         had a choice) of the last windows (at most 10,000): what the time of a deal went on."""
         self.decision = 0
@@ -756,7 +756,7 @@ class Room:
         self._timer_key = None
         self.deadline = None
         elapsed = asyncio.get_running_loop().time() - w.opened
-        self.timings.append((w.kind, elapsed, bool(w.prompted), w.choice))
+        self.timings.append(w.kind, elapsed, bool(w.prompted), w.choice)
         self._resolving = True
         try:
             for i, s in enumerate(w.seats):

@@ -18,6 +18,10 @@ answer that ends the event (a burn taken, a deal voided by a second revolution) 
 
 from __future__ import annotations
 
+import collections
+from collections.abc import Iterator, Sequence
+from typing import overload
+
 from ..actions import PASS, Action
 from ..deal import SETUP_BUY_FOUR, SETUP_REVOLUTION, Deal
 
@@ -85,6 +89,50 @@ class Window:
         return not self.asked and not self.thinking
 
 
+Timing = tuple[str, float, bool, bool]
+"""A resolved window's kind, seconds from its opening to its resolution, whether a person was prompted and
+whether any seat had a choice."""
+
+
+class WindowTimings(Sequence[Timing]):
+    """The :data:`Timing` of a table's last ``maxlen`` windows, oldest first: what the time of a deal went on.
+
+    Kept in four columns of plain values rather than a tuple a window: a tuple is a container the cyclic
+    garbage collector tracks until a collection looks at it, and two windows a move made a third of what
+    the young generation had to walk on a busy server (its collections stop every table)."""
+
+    __slots__ = ("_choice", "_kind", "_prompted", "_seconds")
+
+    def __init__(self, maxlen: int = 10_000) -> None:
+        self._kind: collections.deque[str] = collections.deque(maxlen=maxlen)
+        self._seconds: collections.deque[float] = collections.deque(maxlen=maxlen)
+        self._prompted: collections.deque[bool] = collections.deque(maxlen=maxlen)
+        self._choice: collections.deque[bool] = collections.deque(maxlen=maxlen)
+
+    def append(self, kind: str, seconds: float, prompted: bool, choice: bool) -> None:
+        self._kind.append(kind)
+        self._seconds.append(seconds)
+        self._prompted.append(prompted)
+        self._choice.append(choice)
+
+    def __len__(self) -> int:
+        return len(self._kind)
+
+    @overload
+    def __getitem__(self, i: int) -> Timing: ...
+
+    @overload
+    def __getitem__(self, i: slice) -> list[Timing]: ...
+
+    def __getitem__(self, i: int | slice) -> Timing | list[Timing]:
+        if isinstance(i, slice):
+            return [self[j] for j in range(*i.indices(len(self)))]
+        return (self._kind[i], self._seconds[i], self._prompted[i], self._choice[i])
+
+    def __iter__(self) -> Iterator[Timing]:
+        return zip(self._kind, self._seconds, self._prompted, self._choice, strict=True)
+
+
 def window_kind(deal: Deal) -> str:
     """The kind of event the deal's current decision belongs to."""
     if deal.phase == SETUP_REVOLUTION:
@@ -104,4 +152,4 @@ def timeout_answer(kind: str, legal_has_pass: bool) -> Action | None:
     return None
 
 
-__all__ = ["Window", "WindowKey", "timeout_answer", "window_kind"]
+__all__ = ["Timing", "Window", "WindowKey", "WindowTimings", "timeout_answer", "window_kind"]
