@@ -176,3 +176,162 @@ def test_the_direct_way_limits_the_rate_of_valid_messages(live: Any) -> None:
         limited = [f for f in frames if f["type"] == "error" and f["code"] == P.RATE_LIMITED]
         assert 9 <= len(pongs) <= 9 + refilled and len(limited) == 30 - len(pongs)  # hello took one
         assert [f["id"] for f in pongs][:9] == [str(i) for i in range(9)]
+
+
+class _Transport(asyncio.Transport):
+    """What the protocol writes, and whether it stopped reading or closed."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.written = bytearray()
+        self.closed = False
+
+    def get_extra_info(self, name: str, default: Any = None) -> Any:
+        return {"peername": ("127.0.0.1", 4321), "sockname": ("127.0.0.1", 8000)}.get(name, default)
+
+    def write(self, data: Any) -> None:
+        self.written += data
+
+    def is_closing(self) -> bool:
+        return self.closed
+
+    def close(self) -> None:
+        self.closed = True
+
+    def pause_reading(self) -> None:
+        pass
+
+    def resume_reading(self) -> None:
+        pass
+
+
+_HANDSHAKE = (
+    b"GET /ws HTTP/1.1\r\nhost: 127.0.0.1:8000\r\nupgrade: websocket\r\nconnection: Upgrade\r\n"
+    b"sec-websocket-key: dGhlIHNhbXBsZSBub25jZQ==\r\nsec-websocket-version: 13\r\n\r\n"
+)
+
+
+def _client_frames(rng: Any, limit: int) -> list[bytes]:
+    """A client's frames of every kind the framing must take or hand on: text of each length encoding,
+    invalid UTF-8, pings, binary, a fragmented text (and a text where a continuation was due), an unmasked
+    frame or one over the limit (each fails the connection), and a close."""
+    from websockets.frames import Frame, Opcode
+
+    def frame(opcode: Opcode, data: bytes, fin: bool = True, mask: bool = True) -> bytes:
+        return Frame(opcode, data, fin).serialize(mask=mask, extensions=[])
+
+    def text(n: int) -> bytes:
+        return ("够" * n)[: max(1, n // 3)].encode()[:n]
+
+    out = [frame(Opcode.TEXT, json.dumps({"first": i}).encode()) for i in range(rng.randrange(1, 5))]
+    for _ in range(rng.randrange(1, 12)):
+        kind = rng.choice(["text", "text", "long", "ping", "binary", "fragments", "bad utf8", "text in fragments"])
+        if kind == "text":
+            out.append(frame(Opcode.TEXT, json.dumps({"n": rng.randrange(10**6)}).encode()))
+        elif kind == "long":
+            out.append(frame(Opcode.TEXT, text(rng.choice([126, 300, 70_000 if limit > 70_000 else 3000]))))
+        elif kind == "ping":
+            out.append(frame(Opcode.PING, b"p%d" % rng.randrange(100)))
+        elif kind == "binary":
+            out.append(frame(Opcode.BINARY, b"\x00\x01"))
+        elif kind == "text in fragments":  # a protocol error (a continuation was due): the library's to fail
+            out += [frame(Opcode.TEXT, b'{"a":', fin=False), frame(Opcode.TEXT, b"{}")]
+        elif kind == "fragments":
+            out += [frame(Opcode.TEXT, b'{"a":', fin=False), frame(Opcode.CONT, b"1}")]
+        else:
+            out.append(frame(Opcode.TEXT, b"\xff\xfe"))
+    end = rng.choice(["close", "close", "unmasked", "too large", "none"])
+    if end == "close":
+        out.append(frame(Opcode.CLOSE, (1000).to_bytes(2, "big") + b"bye"))
+    elif end == "unmasked":
+        out.append(frame(Opcode.TEXT, b"{}", mask=False))
+    elif end == "too large":
+        out.append(frame(Opcode.TEXT, b"x" * (limit + 1)))
+    out.append(frame(Opcode.TEXT, b'{"after":1}'))  # (after an end: the library discards it)
+    return out
+
+
+def _feed(
+    stream: bytes, cuts: list[int], framing: bool, limit: int
+) -> tuple[list[str], list[Any], list[tuple[int, int, str]], bytes, bool]:
+    """Feed a client's stream after the handshake to a PlaySocket, cut at ``cuts``; what it handed the
+    direct handler and the app, what raised, what it wrote and whether it closed.  Without ``framing`` every byte goes
+    to the library's parser, as before the protocol cut frames itself."""
+    from uvicorn.server import ServerState
+
+    direct: list[str] = []
+    asgi: list[Any] = []
+    raised: list[tuple[int, int, str]] = []
+    result: list[Any] = []
+
+    async def app(scope: Any, receive: Any, send: Any) -> None:
+        assert (await receive())["type"] == "websocket.connect"
+        await send({"type": "websocket.accept"})
+        while True:
+            message = await receive()
+            asgi.append(message)
+            if message["type"] == "websocket.disconnect":
+                return
+
+    async def main() -> None:
+        config = uvicorn.Config(app, ws=PlaySocket, ws_max_size=limit, lifespan="off", log_level="critical")
+        config.load()
+        sock = PlaySocket(config=config, server_state=ServerState(), app_state={}, _loop=asyncio.get_running_loop())
+        transport = _Transport()
+        sock.connection_made(transport)
+        sock.data_received(_HANDSHAKE)
+        for _ in range(50):
+            await asyncio.sleep(0)
+        assert bytes(transport.written).startswith(b"HTTP/1.1 101"), bytes(transport.written)[:200]
+        assert sock._framing
+        if not framing:
+            sock._framing = False
+        sock.on_text = direct.append
+        at = 0
+        for cut in [*cuts, len(stream)]:
+            try:
+                sock.data_received(stream[at:cut])
+            except Exception as e:  # (Uvicorn's: a second bad UTF-8 text once closing; the same both ways)
+                raised.append((len(direct), len(asgi), type(e).__name__))
+            at = cut  # (and no turn of the loop: the app takes nothing from the queue while the bytes come)
+        sock.connection_lost(None)
+        for _ in range(20):
+            await asyncio.sleep(0)
+        result.extend([bytes(transport.written), transport.closed])
+        if sock.close_timer is not None:
+            sock.close_timer.cancel()
+
+    from .test_frames import run_async
+
+    run_async(main)
+    return direct, asgi, raised, result[0], result[1]
+
+
+@pytest.mark.parametrize("limit", [4096, 100_000])
+def test_the_protocols_framing_gives_what_the_librarys_parser_gives(limit: int) -> None:
+    """PlaySocket cuts the bytes into frames itself and takes whole text frames: for every stream of frames a
+    client may send — each kind of frame, cut anywhere across reads, a byte at a time too — the direct
+    handler, the app and the client must get exactly what the websockets library's parser alone gave them:
+    the same messages in the same order, the same pongs and close frames, the same end.
+
+    (The library is given the same bytes cut between every two frames as well: given several frames in one
+    read, it answers a close among them before the data frames ahead of it reach the app — an order the
+    framing does not keep, as it hands each frame on in turn.)"""
+    import itertools
+    import random
+
+    rng = random.Random(limit)
+    taken = 0
+    for case in range(60):
+        frames = _client_frames(rng, limit)
+        stream = b"".join(frames)
+        if case % 10 == 0:
+            cuts = list(range(1, len(stream)))[:400]  # a byte at a time (the first 400)
+        else:
+            cuts = sorted(rng.sample(range(1, len(stream)), min(len(stream) - 1, rng.randrange(0, 6))))
+        between = list(itertools.accumulate(len(f) for f in frames))[:-1]
+        want = _feed(stream, sorted(set(cuts) | set(between)), framing=False, limit=limit)
+        got = _feed(stream, cuts, framing=True, limit=limit)
+        assert got == want, (case, cuts)
+        taken += len(got[0])
+    assert taken > 150  # the handler took the texts until one had to queue (the rest went the library's way)
