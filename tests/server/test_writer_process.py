@@ -247,3 +247,21 @@ def test_the_writer_dies_with_the_server(tmp_path: Path) -> None:
     finally:
         if server.poll() is None:
             server.kill()
+
+
+def test_the_writer_takes_a_reset_socket_as_the_servers_end() -> None:
+    """A server killed with acknowledgements it had not read resets the socket (ECONNRESET, not an end of
+    file): the writer stops as at the end of the socket, without a traceback."""
+    import socket
+
+    from gouji.server.writer_process import _Child, _pack
+
+    server, writer = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
+    writer.sendall(_pack(("a", 1)) * 50)  # acknowledgements the server never read
+    server.sendall(_pack(("c", [])))
+    server.close()
+    child = _Child(writer)
+    first = child.read(block=True)
+    assert first in ([], [("c", [])])  # what came before the reset, if the kernel kept it
+    assert child.read(block=True) == [] and child.eof
+    writer.close()

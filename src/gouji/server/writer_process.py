@@ -355,7 +355,10 @@ class _Child:
             if not self.eof:
                 ready = select.select([self.sock], [], [], None if block else 0)[0]
                 while ready:
-                    data = self.sock.recv(1 << 20)
+                    try:
+                        data = self.sock.recv(1 << 20)
+                    except ConnectionResetError:  # the server died with acknowledgements unread (kill -9)
+                        data = b""
                     if not data:
                         self.eof = True
                         break
