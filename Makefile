@@ -6,7 +6,7 @@ SUM := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 BASE := $(VENV)/.installed-base-$(SUM)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: run sim test chromium lint typecheck unit bench bench-bots bench-arena bench-server bench-table install
+.PHONY: run sim test chromium lint typecheck unit bench bench-bots bench-arena bench-server bench-table bench-receive install
 
 run: $(BASE)  ## install, then start the web table on http://127.0.0.1:8000 (Ctrl-C stops it)
 	$(BIN)/gouji serve
@@ -67,3 +67,6 @@ bench-server: $(STAMP)  ## 100 tables of six bot clients on SQLite and PostgreSQ
 
 bench-table: $(STAMP)  ## what a move costs the table code in process (with valgrind: instructions a move too)
 	$(BIN)/python benchmarks/bench_table.py $$(command -v valgrind >/dev/null && echo --instructions)
+
+bench-receive: $(STAMP)  ## what a client's message costs the way in: the server's framing and the library's parser
+	$(BIN)/python benchmarks/bench_receive.py

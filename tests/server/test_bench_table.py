@@ -49,3 +49,22 @@ def test_instructions_a_move_are_counted() -> None:
     # where the 48 of --moves 60 once gave -130,094 a move in CI
     result = _run("--tables", "2", "--moves", "300", "--instructions")
     assert 100_000 < result["instructions_per_move"] < 100_000_000
+
+
+def test_the_receive_benchmark_feeds_every_message_both_ways() -> None:
+    """``benchmarks/bench_receive.py``: every message it feeds is taken by the handler, with the protocol's
+    framing and through the library's parser alike (it raises otherwise), and it prints a figure for each."""
+    bench = BENCH.parent / "bench_receive.py"
+    out = subprocess.run(
+        [sys.executable, str(bench), "--json", "--connections", "20", "--rounds", "3", "--repeat", "1"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    result = json.loads(out.stdout)
+    assert result["connections"] == 20 and result["rounds"] == 3
+    assert set(result["us_per_message"]) == {"framing", "library"}
+    assert all(v > 0 for v in result["us_per_message"].values())
+    bad = subprocess.run([sys.executable, str(bench), "--connections", "0"], capture_output=True, text=True)
+    assert bad.returncode == 2 and "--connections 1-100,000" in bad.stderr
