@@ -146,6 +146,11 @@ class DuplicateRoom(Room):
             out["totals"] = [sum(p[0] for p in points), sum(p[1] for p in points)]
         return out
 
+    def table_text(self) -> str:
+        """Made afresh for every frame: the public table says how far the other table is, which no change of
+        this one tells."""
+        return P.dumps(self.public(config=False))
+
     def attach(self, conn: Connection, seat: int | None, token_h: str | None) -> None:
         if seat is None and (self.hall is None or not self.hall.over):
             raise P.ProtocolError(

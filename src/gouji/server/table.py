@@ -197,9 +197,9 @@ class Room:
     def table_text(self) -> str:
         """``public(config=False)`` as JSON text, for the frame of every change: during play, all of it but the
         state number is encoded again only when the seats, the status or the deals changed (the key: the
-        changes other than actions, the status and the count of deals begun and scored); between two deals,
-        and at a table whose public part says more (a duplicate match's), made afresh each time."""
-        if self.ready is not None or type(self).public is not Room.public:
+        changes other than actions, the status and the count of deals begun and scored); between two deals
+        made afresh each time."""
+        if self.ready is not None:
             return P.dumps(self.public(config=False))
         m = self.match
         key = (self._seats_version, self.status, len(m.deals), len(m.points))
