@@ -11,7 +11,6 @@ import pytest
 import gouji.server.storage
 from gouji.match import Match, load_record
 from gouji.server.storage import Store
-from gouji.server.table import deal_record
 
 from ..helpers import wait_until
 from .conftest import drive, play_turn
@@ -19,7 +18,8 @@ from .conftest import drive, play_turn
 BOTS5 = [None, "random", "random", "random", "random", "random"]
 
 
-def test_deal_record_is_a_set_record_up_to_that_deal() -> None:
+def test_a_deals_record_text_is_a_set_record_up_to_that_deal() -> None:
+    """What a table stores at each deal's end (``Match.record_text``) loads as the set up to that deal."""
     import random
 
     from gouji.bots import decide, make_bot
@@ -28,11 +28,11 @@ def test_deal_record_is_a_set_record_up_to_that_deal() -> None:
     bot, rng = make_bot("random"), random.Random(1)
     while len(m.points) < 2:
         m.act(decide(bot, m.current, rng))
-    rec = json.loads(deal_record(m, 0))
+    rec = json.loads(m.record_text(0))
     again = load_record(rec)
     assert isinstance(again, Match) and len(again.deals) == 2 and again.deals[0].is_over
     assert rec["totals"] == list(m.points[0]) and len(rec["deals"]) == 1
-    assert load_record(deal_record(m, 1)).totals == m.totals
+    assert load_record(m.record_text(1)).totals == m.totals
 
 
 def test_finished_deals_and_sets_are_stored_and_served(make_server: Any) -> None:

@@ -15,7 +15,7 @@ from .config import MAX_NICKNAME, MAX_SET_LENGTH, TableConfig, parse_table_reque
 from .connection import Connection, SendText, token_hash
 from .errors import RequestError
 from .lobby import CODE_ALPHABET, CODE_LENGTH, Lobby
-from .table import AUTO_BOT, CHOICES_CAP, SAMPLE_SIZE, Room, Seat, auto_bot_name, deal_record, new_token
+from .table import AUTO_BOT, CHOICES_CAP, SAMPLE_SIZE, Room, Seat, auto_bot_name, new_token
 
 __all__ = [
     "AUTO_BOT",
@@ -33,7 +33,6 @@ __all__ = [
     "SendText",
     "TableConfig",
     "auto_bot_name",
-    "deal_record",
     "new_token",
     "parse_table_request",
     "token_hash",

@@ -31,7 +31,6 @@ from .. import cards as C
 from ..actions import PASS, YIELD, Action, InvalidAction, LegalActions, parse_action
 from ..bots import BOTS, Bot, make_bot
 from ..deal import SEATS, Deal, IllegalAction
-from ..match import Match
 from . import config as table_config
 from . import protocol as P
 from .config import TableConfig
@@ -385,7 +384,7 @@ class Room:
         """The records to store when deal ``deal_index`` ends: the set up to that deal, and the whole set when
         it was the last (a table of a duplicate match stores none: its match stores the match's) — as their
         JSON text, which the writer parses (off the event loop)."""
-        record = deal_record(self.match, deal_index)
+        record = self.match.record_text(deal_index)
         out: list[tuple[str, int | None, RecordBody]] = [("deal", deal_index, record)]
         if self.match.is_over:
             out.append(("set", None, record))  # (the set up to its last deal is the whole set: built once)
@@ -922,9 +921,3 @@ class _Frames:
         if events is None:
             events = _json([{**Deal.public_event(e, seat), "deal": i} for i, e in self.events])
         return f'{self.head},"view":{view},"turn":{turn},"events":{events}}}'
-
-
-def deal_record(match: Match, index: int) -> bytes:
-    """The set's record up to and including finished deal ``index`` as JSON text (a set record
-    :func:`load_record` reads, with the later deals left out and the totals of these deals)."""
-    return match.record_text(index)
