@@ -60,13 +60,34 @@ class PackingWriter:
             f()
 
 
+def seated_room(
+    room_id: int,
+    config: TableConfig,
+    write_now: Callable[[str], bool],
+    token: Callable[[int], str],
+    writer: PackingWriter | None = None,
+) -> tuple[Room, list[Connection]]:
+    """A table of six people's seats (seat ``s``'s token ``token(s)``), each with a connection that writes
+    every frame at once with ``write_now``, its set started."""
+
+    async def send(text: str) -> None:  # (never used: every frame is written at once)
+        raise AssertionError("a frame waited")
+
+    room = Room(room_id, f"T{room_id:05d}", config, "x" * 64, writer)  # type: ignore[arg-type]
+    conns = []
+    for s in range(6):
+        room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(token(s))})
+        conn = Connection(limit=10_000, send=send, write_now=write_now)
+        room.attach(conn, s, token_hash(token(s)))
+        conns.append(conn)
+    room.commit("start")
+    return room, conns
+
+
 async def play(tables: int, moves: int, seed: int, preset: str) -> dict[str, Any]:
     rng = random.Random(seed)
     writer = PackingWriter()
     sent = [0]
-
-    async def send(text: str) -> None:  # (never used: every frame is written at once)
-        raise AssertionError("a frame waited")
 
     def write_now(text: str) -> bool:
         sent[0] += len(ws_text_frame(text))
@@ -76,14 +97,7 @@ async def play(tables: int, moves: int, seed: int, preset: str) -> dict[str, Any
     rules = gouji.RuleSet.preset(preset).to_dict()
     for t in range(tables):
         config = TableConfig(preset, rules, seed * 1000 + t, 20, None, 0.0, (None,) * 6)
-        room = Room(t, f"T{t:05d}", config, "x" * 64, writer)  # type: ignore[arg-type]
-        conns = []
-        for s in range(6):
-            room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"token-{t}-{s}")})
-            conn = Connection(limit=10_000, send=send, write_now=write_now)
-            room.attach(conn, s, token_hash(f"token-{t}-{s}"))
-            conns.append(conn)
-        room.commit("start")
+        room, conns = seated_room(t, config, write_now, lambda s, t=t: f"token-{t}-{s}", writer)
         writer.ack()
         rooms.append((room, conns))
     sent[0] = writer.bytes = 0

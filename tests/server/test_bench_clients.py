@@ -15,19 +15,17 @@ import orjson
 import gouji
 from gouji.server import protocol as P
 from gouji.server.config import TableConfig
-from gouji.server.connection import Connection
-from gouji.server.table import Room, token_hash
 
 from .test_frames import run_async
 
-BENCH = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_server.py"
+BENCHMARKS = Path(__file__).resolve().parents[2] / "benchmarks"
 
 
-def _bench() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("bench_server", BENCH)
+def _bench(name: str = "bench_server") -> ModuleType:
+    spec = importlib.util.spec_from_file_location(name, BENCHMARKS / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
-    sys.modules["bench_server"] = module
+    sys.modules[name] = module
     spec.loader.exec_module(module)
     return module
 
@@ -37,22 +35,13 @@ def _frames_of_a_set(preset: str, seed: int) -> list[str]:
     texts: list[str] = []
 
     async def play() -> None:
-        async def send(text: str) -> None:  # (never used: every frame is written at once)
-            raise AssertionError("a frame waited")
-
         def write_now(text: str) -> bool:
             texts.append(text)
             return True
 
         rules = gouji.RuleSet.preset(preset).to_dict()
-        room = Room(1, "BENCH1", TableConfig(preset, rules, seed, 2, None, 0.0, (None,) * 6), "x" * 64)
-        conns = []
-        for s in range(6):
-            room.commit("join", s, {"nickname": f"p{s}", "token_hash": token_hash(f"t{s}")})
-            conn = Connection(limit=10_000, send=send, write_now=write_now)
-            room.attach(conn, s, token_hash(f"t{s}"))
-            conns.append(conn)
-        room.commit("start")
+        config = TableConfig(preset, rules, seed, 2, None, 0.0, (None,) * 6)
+        room, conns = _bench("bench_table").seated_room(1, config, write_now, lambda s: f"t{s}")
         rng = random.Random(seed)
         while room.status == "playing":
             if room.ready is not None:
