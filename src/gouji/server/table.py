@@ -455,10 +455,10 @@ class Room:
         else:
             self._outbox.append((self.state, out))
 
-    def own_hand(self, seat: int, hands: list[list[int]] | None = None) -> tuple[int, str]:
-        """Seat ``seat``'s card count and its hand as JSON text, encoded again only when the hand changed
-        (``hands``: the current deal's, where the caller has them)."""
-        counts = (self.match.current.hands if hands is None else hands)[seat]
+    def own_hand(self, seat: int, hands: list[list[int]]) -> tuple[int, str]:
+        """Seat ``seat``'s card count and its hand (of the current deal's ``hands``) as JSON text, encoded
+        again only when the hand changed."""
+        counts = hands[seat]
         cached = self._hands.get(seat)
         if cached is None or cached[0] != counts:
             cached = self._hands[seat] = (list(counts), _json(C.format_counts(counts)), sum(counts))
