@@ -96,18 +96,23 @@ class Player:
             raise WebSocketDisconnect(self.closed)
         return self._keep(message["text"])
 
+    def poll(self) -> dict[str, Any] | None:
+        """The next frame if one is waiting, without blocking; None if none is (or the connection closed)."""
+        try:
+            message = self.ws._send_rx.receive_nowait()
+        except (anyio.WouldBlock, anyio.EndOfStream):
+            return None
+        if message["type"] == "websocket.close":
+            self.closed = message.get("code", 1000)
+            return None
+        return self._keep(message["text"])
+
     def pending(self) -> list[dict[str, Any]]:
         """Every frame already waiting, without blocking."""
         out = []
-        while True:
-            try:
-                message = self.ws._send_rx.receive_nowait()
-            except (anyio.WouldBlock, anyio.EndOfStream):
-                return out
-            if message["type"] == "websocket.close":
-                self.closed = message.get("code", 1000)
-                return out
-            out.append(self._keep(message["text"]))
+        while (frame := self.poll()) is not None:
+            out.append(frame)
+        return out
 
     def until(self, pred: Callable[[dict[str, Any]], bool], timeout: float = 10.0) -> dict[str, Any]:
         """Receive until a frame satisfies ``pred``; returns it."""

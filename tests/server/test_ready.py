@@ -22,20 +22,24 @@ def _snapshot(srv: Server, code: str) -> tuple[int, int, int, list[str]]:
 
 def _play_to_the_pause(players: dict[int, Player], timeout: float = 30.0) -> dict[int, dict[str, Any]]:
     """Play the seats of ``players`` (never saying ``ready``) until every one of them has a frame showing the
-    pause between two deals; returns each seat's newest frame."""
+    pause between two deals; returns each seat's first such frame, and leaves the frames after it unread
+    (a short ready timeout may end the pause before a busy test reads on: its first frame is not missed)."""
     end = time.monotonic() + timeout
     paused: dict[int, dict[str, Any]] = {}
     while len(paused) < len(players):
         assert time.monotonic() < end, "the deal did not end in time"
         acted = False
         for seat, p in players.items():
-            p.pending()
-            f = p.last_state
-            if f is None:
+            if seat in paused:
                 continue
-            if f["table"]["ready"] is not None:
-                paused[seat] = f
-            elif f["turn"]["seat"] == seat and "legal_count" in f["turn"] and p.acted_at != f["state"]:
+            while (frame := p.poll()) is not None:
+                if frame["type"] == "state" and frame["table"]["ready"] is not None:
+                    paused[seat] = frame
+                    break
+            f = p.last_state
+            if seat in paused or f is None:
+                continue
+            if f["turn"]["seat"] == seat and "legal_count" in f["turn"] and p.acted_at != f["state"]:
                 p.act(choose(f["turn"]), f["state"])
                 acted = True
         if not acted:
