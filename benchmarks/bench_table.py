@@ -37,7 +37,7 @@ from gouji.server.config import TableConfig
 from gouji.server.connection import Connection
 from gouji.server.storage import Op
 from gouji.server.table import Room, token_hash
-from gouji.server.writer_process import _pack
+from gouji.server.writer_process import _pack, _to_wire
 
 
 class PackingWriter:
@@ -51,7 +51,7 @@ class PackingWriter:
         self.bytes = 0
 
     def commit(self, ops: list[Op], done: Callable[[], None]) -> None:
-        self.bytes += len(_pack(("c", [ops])))
+        self.bytes += len(_pack(("c", [_to_wire(ops)])))
         self.done.append(done)
 
     def ack(self) -> None:

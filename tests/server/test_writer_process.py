@@ -265,3 +265,23 @@ def test_the_writer_takes_a_reset_socket_as_the_servers_end() -> None:
     assert first in ([], [("c", [])])  # what came before the reset, if the kernel kept it
     assert child.read(block=True) == [] and child.eof
     writer.close()
+
+
+def test_a_commits_writes_cross_to_the_writer_as_they_were() -> None:
+    """Events cross the socket as plain tuples (cheaper to pickle than named tuples) and come out as events
+    again; records and statuses cross as themselves; order and contents are kept."""
+    import pickle
+
+    from gouji.server.storage import RecordOp
+    from gouji.server.writer_process import _from_wire, _to_wire
+
+    ops: list[Any] = [
+        EventOp(3, 10, "act", 2, {"action": "3 3", "seat": 2}),
+        RecordOp(3, "deal", 0, [{"seat": 0, "nickname": "a"}], b'{"a":1}'),
+        EventOp(3, 11, "start", None, {}),
+        StatusOp(3, "over"),
+    ]
+    wire = _to_wire(ops)
+    assert [type(op) for op in wire] == [tuple, RecordOp, tuple, StatusOp]
+    back = _from_wire(pickle.loads(pickle.dumps(wire, protocol=pickle.HIGHEST_PROTOCOL)))
+    assert back == ops and [type(op) for op in back] == [type(op) for op in ops]
