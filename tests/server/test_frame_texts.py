@@ -60,8 +60,8 @@ def test_a_frame_written_straight_to_the_socket_is_the_websocket_librarys_frame(
     from gouji.server.app import ws_text_frame
 
     for n in (0, 1, 125, 126, 127, 65535, 65536, 200_000):
-        text = ("够级" * n)[:n]
-        assert ws_text_frame(text) == Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[]), n
+        for text in (("够级" * n)[:n], "x" * n):  # n characters of 3 bytes each, and n bytes: each boundary
+            assert ws_text_frame(text) == Frame(Opcode.TEXT, text.encode()).serialize(mask=False, extensions=[]), n
 
 
 def test_the_table_text_is_the_public_table_after_every_kind_of_change() -> None:

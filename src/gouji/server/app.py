@@ -33,6 +33,7 @@ import html
 import json
 import logging
 import re
+import struct
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
@@ -360,17 +361,20 @@ def _text_sender(send: Send) -> tuple[SendText, WriteNow | None]:
     return send_text, write_now
 
 
+_HEAD_7 = struct.Struct(">BB").pack
+_HEAD_16 = struct.Struct(">BBH").pack
+_HEAD_64 = struct.Struct(">BBQ").pack
+
+
 def ws_text_frame(text: str) -> bytes:
     """A server's WebSocket text frame (RFC 6455 5.2: FIN, opcode 1, no mask) carrying ``text``."""
     data = text.encode("utf-8")
     n = len(data)
     if n < 126:
-        head = bytes((0x81, n))
-    elif n < 65536:
-        head = bytes((0x81, 126)) + n.to_bytes(2, "big")
-    else:
-        head = bytes((0x81, 127)) + n.to_bytes(8, "big")
-    return head + data
+        return _HEAD_7(0x81, n) + data
+    if n < 65536:
+        return _HEAD_16(0x81, 126, n) + data
+    return _HEAD_64(0x81, 127, n) + data
 
 
 async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
