@@ -32,7 +32,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import functools
 import gc
 import json
 import os
@@ -43,12 +42,10 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import threading
 import time
 import tracemalloc
 import uuid
-from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Any
 
 import httpx
 import orjson
@@ -57,8 +54,6 @@ from websockets.client import ClientProtocol
 from websockets.frames import Opcode
 from websockets.http11 import Response
 from websockets.uri import parse_uri
-
-T = TypeVar("T")
 
 
 def cpu_seconds(pid: int) -> float | None:
@@ -94,33 +89,6 @@ def cpu_times() -> tuple[int, int] | None:
     except (OSError, ValueError):
         return None
     return sum(fields[:8]), fields[7] if len(fields) > 7 else 0
-
-
-def in_thread_at_nice(nice: int, fn: Callable[[], T]) -> T:
-    """``fn()`` on a thread of its own whose scheduling priority is lowered by ``nice`` (Linux: niceness is a
-    thread's, so the servers this process starts from its main thread keep the priority it has).
-
-    The client bots share the machine's cores with the server they measure; at the same priority the
-    scheduler gives them the core the server's writer or its event loop is waiting for whenever they have
-    frames to read, as clients on machines of their own never would.  Below the server's priority they run
-    on the time the server leaves (which is plenty: they take about a third of what it takes a move)."""
-    result: list[T] = []
-    failure: list[BaseException] = []
-
-    def body() -> None:
-        try:
-            if nice:
-                os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), nice)
-            result.append(fn())
-        except BaseException as e:  # handed to the caller
-            failure.append(e)
-
-    thread = threading.Thread(target=body, name="bench-clients")
-    thread.start()
-    thread.join()
-    if failure:
-        raise failure[0]
-    return result[0]
 
 
 def free_port() -> int:
@@ -650,12 +618,6 @@ def main() -> None:
         choices=["thread", "process"],
         help="where the server runs its database transactions (default: the server's default)",
     )
-    parser.add_argument(
-        "--client-nice",
-        type=int,
-        default=10,
-        help="how much lower than the server's the client bots' CPU priority is (0: the same)",
-    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     try:
@@ -671,9 +633,7 @@ def main() -> None:
             for think in args.think if args.tables else ():
                 server = Server(kind, tmp, args.postgres, args.kill, args.writer)
                 try:
-                    clients = run(args.tables, args.seconds, args.moves, server.port, think, server)
-                    result = in_thread_at_nice(args.client_nice, functools.partial(runner, clients))
-                    results.append({**result, "client_nice": args.client_nice})
+                    results.append(runner(run(args.tables, args.seconds, args.moves, server.port, think, server)))
                 finally:
                     server.close()
                 if not args.json:
@@ -719,8 +679,8 @@ def report(result: dict[str, Any]) -> None:
     )
     print(
         f"  CPU per move: server {result['server_cpu_ms_per_move']} ms, clients {result['client_cpu_ms_per_move']} ms; "
-        f"load average {result['load_average']:.2f} on {os.cpu_count()} cores; the clients at nice "
-        f"{result['client_nice']}; CPU time stolen by the hypervisor: {result['cpu_steal_percent']}%"
+        f"load average {result['load_average']:.2f} on {os.cpu_count()} cores; CPU time stolen by the "
+        f"hypervisor: {result['cpu_steal_percent']}%"
     )
     ended = "killed with SIGKILL" if result["killed"] else "stopped"
     print(

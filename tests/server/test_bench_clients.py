@@ -80,28 +80,3 @@ def test_a_client_bot_reads_of_each_frame_what_the_whole_frame_says() -> None:
             if whole["table"]["ready"] is not None:
                 assert mine == whole  # (the pause between two deals: read whole)
     assert kinds == {"welcome", "state", "pause"}
-
-
-def test_the_clients_run_below_the_servers_priority() -> None:
-    """``in_thread_at_nice`` runs the client bots on a thread of lower priority (Linux niceness is per
-    thread): the caller's thread, and so the servers it starts, keep theirs; a failure reaches the caller."""
-    import os
-    import subprocess
-    import threading
-
-    import pytest
-
-    bench = _bench()
-    own = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
-    inside = bench.in_thread_at_nice(3, lambda: os.getpriority(os.PRIO_PROCESS, threading.get_native_id()))
-    assert inside == min(19, own + 3)
-    assert os.getpriority(os.PRIO_PROCESS, threading.get_native_id()) == own
-    started = subprocess.run([sys.executable, "-c", "import os; print(os.nice(0))"], capture_output=True, text=True)
-    assert int(started.stdout) == own  # a server started after it runs at the caller's priority
-    assert bench.in_thread_at_nice(0, lambda: 7) == 7
-
-    def fails() -> None:
-        raise ValueError("inside")
-
-    with pytest.raises(ValueError, match="inside"):
-        bench.in_thread_at_nice(2, fails)

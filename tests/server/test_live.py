@@ -115,4 +115,4 @@ def test_the_load_benchmark_runs_and_reports() -> None:
     assert result["errors"] == {} and result["failed_connections"] == 0
     assert result["latency_ms"]["p50"] <= result["latency_ms"]["p95"] <= result["latency_ms"]["p99"]
     assert result["killed"] and result["states_seen"] > 0 and result["states_seen_not_stored"] == 0
-    assert result["client_nice"] == 10 and 0 <= result["cpu_steal_percent"] <= 100
+    assert 0 <= result["cpu_steal_percent"] <= 100
