@@ -34,7 +34,7 @@ class Live:
     """The app served by Uvicorn on :class:`PlaySocket`, in a thread of the test process."""
 
     def __init__(self, database: Path, limits: Limits) -> None:
-        app = create_app(f"sqlite:///{database}", turn_seconds=None, bot_delay=0.0, limits=limits)
+        app = self.app = create_app(f"sqlite:///{database}", turn_seconds=None, bot_delay=0.0, limits=limits)
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
@@ -64,6 +64,10 @@ class Live:
             return [c for c in self.server.server_state.connections if isinstance(c, PlaySocket)]
 
         return asyncio.run_coroutine_threadsafe(get(), self.loop).result(10)
+
+    def writer(self) -> Any:
+        """The app's database writer."""
+        return self.app.state.lobby.writer
 
     def table(self) -> tuple[str, str]:
         body = {"nickname": "ann", "bots": BOTS5}
@@ -106,6 +110,11 @@ def test_after_hello_messages_come_the_direct_way_and_play_goes_on(live: Any) ->
         ws.send(json.dumps({"type": "ping", "id": "one"}))
         assert _until(ws, "pong")["id"] == "one"
         assert [s.on_text is not None for s in server.sockets()] == [True]  # hello accepted: the direct way
+        # and after each read it took messages of, the frames of the changes stored by now go out (the writer's)
+        after = [s.after_text for s in server.sockets()]
+        assert [(type(getattr(f, "__self__", None)), getattr(f, "__name__", None)) for f in after] == [
+            (type(server.writer()), "poll")
+        ]
         ws.send(json.dumps({"type": "sync"}))  # the view again (the frames before the pong were skipped)
         moved = 0
         end = time.monotonic() + 30
@@ -287,13 +296,20 @@ def _feed(
         if not framing:
             sock._framing = False
         sock.on_text = direct.append
+        afters: list[int] = []
+        sock.after_text = lambda: afters.append(len(direct))
+        reads: list[tuple[int, int]] = []
         at = 0
         for cut in [*cuts, len(stream)]:
+            before = len(direct)
             try:
                 sock.data_received(stream[at:cut])
             except Exception as e:  # (Uvicorn's: a second bad UTF-8 text once closing; the same both ways)
                 raised.append((len(direct), len(asgi), type(e).__name__))
+            reads.append((before, len(direct)))
             at = cut  # (and no turn of the loop: the app takes nothing from the queue while the bytes come)
+        # after_text once for each read the direct handler took messages of, after them (and only then)
+        assert afters == [n for before, n in reads if n > before]
         sock.connection_lost(None)
         for _ in range(20):
             await asyncio.sleep(0)
@@ -312,7 +328,9 @@ def test_the_protocols_framing_gives_what_the_librarys_parser_gives(limit: int) 
     """PlaySocket cuts the bytes into frames itself and takes whole text frames: for every stream of frames a
     client may send — each kind of frame, cut anywhere across reads, a byte at a time too — the direct
     handler, the app and the client must get exactly what the websockets library's parser alone gave them:
-    the same messages in the same order, the same pongs and close frames, the same end.
+    the same messages in the same order, the same pongs and close frames, the same end.  And after each read
+    the direct handler took messages of, and only then, ``after_text`` is called once (the app takes the
+    database writer's acknowledgements there).
 
     (The library is given the same bytes cut between every two frames as well: given several frames in one
     read, it answers a close among them before the data frames ahead of it reach the app — an order the

@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -116,6 +117,54 @@ def test_calls_run_in_order_with_the_commits_and_give_back_results_and_exception
         writer.commit([EventOp(table_id, 2, "act", 0, {}), StatusOp(table_id, "over")], lambda: None)
         assert (await writer.call(store.table_info, "ABCDEF"))["status"] == "over"  # type: ignore[index]
         writer.close()
+
+    run_async(main)
+    store.close()
+
+
+def test_poll_runs_the_callbacks_of_what_is_stored_without_waiting_for_the_loops_next_turn(db_url: str) -> None:
+    """The server's event loop reads the writer's acknowledgements once a turn; ``poll`` (called after each
+    player's message) takes those that have come by now, so their frames go out within the turn.  Its reads
+    and the loop's are of one stream: with an acknowledgement cut between them, every callback runs once, in
+    order, and only once its change is stored."""
+    store = open_store(db_url)
+    table_id = _table(store)
+
+    def waiting(reader: Any) -> bool:
+        return bool(select.select([reader], [], [], 0)[0])
+
+    async def main() -> None:
+        writer = await ProcessWriter.start(store, db_url, stop_on_death=False)
+        seen: list[int] = []
+
+        def change(n: int) -> None:
+            ops: list[Any] = [EventOp(table_id, n, "auto", 0, {"on": n % 2 == 0})]
+            writer.commit(ops, lambda: seen.append(n) or stored.append(_states(store, table_id)[-1]))
+
+        stored: list[int] = []
+        writer.poll()  # nothing waits to be stored: nothing to read
+        change(1)
+        await asyncio.sleep(0)  # the end of the turn: the commit goes to the writer
+        end = time.monotonic() + 10
+        while not waiting(writer._reader):  # the loop does not turn while this waits (time.sleep)
+            assert time.monotonic() < end, "no acknowledgement came"
+            time.sleep(0.005)
+        assert seen == []  # the loop has not read it
+        writer.poll()
+        assert seen == [1] and stored == [1]  # now, with no turn of the loop
+
+        writer.POLL_BYTES = 3  # acknowledgements cut between poll's reads and the loop's
+        for n in range(2, 30):
+            change(n)
+            if n % 3:
+                await asyncio.sleep(0)
+            time.sleep(0.002)
+            writer.poll()
+        await asyncio.wait_for(writer.drain(), 10)
+        assert seen == list(range(1, 30))
+        assert all(last >= n for n, last in zip(seen, stored, strict=True))  # each ran once its change was stored
+        writer.close()
+        writer.poll()  # after the close: nothing, no error
 
     run_async(main)
     store.close()

@@ -472,10 +472,11 @@ class _Play:
         """Once ``hello`` is accepted, take the messages straight from the socket (on a :class:`PlaySocket`)."""
         if self.proto is not None and self.conn.ready and self.proto.on_text is None and not self.stopped:
             self.proto.on_text = self.direct
+            self.proto.after_text = self.lobby.writer.poll  # the frames of what is stored by now go out now
 
     def end_direct(self) -> None:
         if self.proto is not None and self.proto.on_text == self.direct:
-            self.proto.on_text = None
+            self.proto.on_text = self.proto.after_text = None
 
     def direct(self, text: str) -> None:
         """One message, as it arrives (the same handling as the task's)."""

@@ -123,6 +123,10 @@ class StoreWriter(abc.ABC):
         await fut
 
     @abc.abstractmethod
+    def poll(self) -> None:
+        """Run now the callbacks of the changes stored by now, rather than at the event loop's next turn."""
+
+    @abc.abstractmethod
     def close(self) -> None:
         """Store what is queued and stop."""
 
@@ -235,6 +239,9 @@ class Writer(StoreWriter):
         for loop, done in by_loop.items():
             with contextlib.suppress(RuntimeError):  # a closed loop (shutdown): nobody is left to send to
                 loop.call_soon_threadsafe(_landed, done)
+
+    def poll(self) -> None:
+        """Nothing to do: the thread hands each stored change's callback to the loop as it lands."""
 
     def close(self) -> None:
         """Store what is queued (on the writer's thread, after the transaction in flight) and stop it."""

@@ -49,6 +49,9 @@ class PlaySocket(WebSocketsSansIOProtocol):
 
     on_text: Callable[[str], None] | None = None
     """Takes a text message as it arrives (the app sets it once the connection said hello); None: ASGI."""
+    after_text: Callable[[], None] | None = None
+    """Called once the bytes that arrived are handled, when :attr:`on_text` took a message of them (the app
+    takes the database writer's acknowledgements there: :meth:`~gouji.server.durability.StoreWriter.poll`)."""
 
     _framing: bool | None = None
     """Whether this side cuts the bytes into frames (from the bytes after the handshake request on); None
@@ -56,8 +59,20 @@ class PlaySocket(WebSocketsSansIOProtocol):
     if the request came with more bytes after it)."""
     _rest: bytearray | None = None
     """The start of a frame whose end has not arrived (at most the largest message and a frame's head)."""
+    _took = False
+    """Whether :attr:`on_text` took a message of the bytes being handled."""
 
     def data_received(self, data: bytes) -> None:
+        try:
+            self._cut(data)
+        finally:
+            if self._took:
+                self._took = False
+                if self.after_text is not None:
+                    self.after_text()
+
+    def _cut(self, data: bytes) -> None:
+        """Cut the bytes into frames: the whole text frames to :meth:`_take`, the rest to the library."""
         if not self._framing:
             super().data_received(data)
             if self._framing is None:  # the handshake request, whole: the parser now waits for a frame's start
@@ -113,6 +128,7 @@ class PlaySocket(WebSocketsSansIOProtocol):
             text = apply_mask(payload, mask).decode()
         except UnicodeDecodeError:  # the library's answer to it (1007)
             return False
+        self._took = True
         handler(text)
         return True
 
@@ -128,4 +144,5 @@ class PlaySocket(WebSocketsSansIOProtocol):
             super().send_receive_event_to_app()
             return
         self.frames = []
+        self._took = True
         handler(text)

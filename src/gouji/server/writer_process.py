@@ -157,6 +157,9 @@ class ProcessWriter(StoreWriter):
         """Groups of commits acknowledged (the child's transactions, but for a group split by a call)."""
         self._proc: subprocess.Popen[bytes] | None = None
         self._transport: asyncio.Transport | None = None
+        self._link: _Link | None = None
+        self._reader: socket.socket | None = None
+        """The link's socket again (a duplicate descriptor), which :meth:`poll` reads without waiting."""
         self._loop: asyncio.AbstractEventLoop | None = None
         self._pending: collections.deque[tuple[Callable[[], None], int]] = collections.deque()
         """The callbacks of the commits sent and not yet stored, in order, with their count of writes."""
@@ -189,8 +192,11 @@ class ProcessWriter(StoreWriter):
         finally:
             theirs.close()
         ours.setblocking(False)
-        transport, _ = await loop.connect_accepted_socket(lambda: _Link(self), ours)
-        self._transport = transport
+        # (a duplicate first: the transport takes the socket; :meth:`poll` reads the same stream through it)
+        self._reader = socket.socket(fileno=os.dup(ours.fileno()))
+        self._reader.setblocking(False)
+        transport, link = await loop.connect_accepted_socket(lambda: _Link(self), ours)
+        self._transport, self._link = transport, link
         self._ready = loop.create_future()
         level = logging.getLogger("gouji.server").getEffectiveLevel()
         self._send(("open", url, os.getpid(), level))
@@ -199,6 +205,7 @@ class ProcessWriter(StoreWriter):
         except BaseException:
             self._closing = True  # (not a death under a running server: the caller gets the error)
             self._kill()
+            self._reader.close()
             raise
         self._started = True
         return self
@@ -242,6 +249,31 @@ class ProcessWriter(StoreWriter):
         self._send(("q", n, spec, wire))
         return await fut
 
+    def poll(self) -> None:
+        """Take what the writer has sent by now — the acknowledgements of stored changes above all, whose
+        frames then go out — without waiting for the event loop's next turn to read it.
+
+        The link's transport reads the socket only when the loop polls it, once a turn; on a busy server a
+        turn takes several milliseconds (every message that arrived during the last one), so an
+        acknowledgement that arrived early in a turn waited for the rest of it and for its place in the next
+        one: a changing share of every move's latency, and the event loop idle between turns while the
+        commit it waited for was done.  The app calls this after each message a player's socket gives it.
+        A read of the same stream through a duplicate of the socket's descriptor, on the loop's thread, so
+        the bytes reach the link in their order whichever reads them; a message cut between two reads waits
+        in the link for its end.  Nothing to do (no system call) while no change waits to be stored."""
+        reader, link = self._reader, self._link
+        if not self._pending or reader is None or link is None or self._dead is not None:
+            return
+        try:
+            data = reader.recv(self.POLL_BYTES)
+        except OSError:  # nothing yet (EAGAIN); or an error, which the transport meets and reports too
+            return
+        if data:  # (the end of the stream, b"", is the transport's to report: it reads it too)
+            link.data_received(data)
+
+    POLL_BYTES = 1 << 16
+    """The most :meth:`poll` reads at once (acknowledgements are a few bytes each)."""
+
     def close(self) -> None:
         """Let the writer store what it was sent and end (it stops at the end of its socket); wait for it."""
         self._closing = True
@@ -257,6 +289,9 @@ class ProcessWriter(StoreWriter):
                 with socket.socket(fileno=os.dup(fd)) as end:
                     end.shutdown(socket.SHUT_WR)
             self._transport.close()
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
         if self._proc is not None:
             try:
                 self._proc.wait(timeout=30)
