@@ -17,7 +17,9 @@ The two processes talk over a Unix socket pair, in messages of a 4-byte length a
   transaction failed and is being retried.
 
 The writer reads every message that waits before it starts a transaction, and stores the writes of the
-commits among them in one transaction (a call in between ends the group, as on the thread).  The database
+commits among them in one transaction (a call in between ends the group, as on the thread).  The server
+reads the writer's messages when its event loop polls the socket, and also after each player's message
+(:meth:`ProcessWriter.poll`), so an acknowledgement does not wait for the rest of a busy turn.  The database
 URL goes through the socket, never on a command line that ``ps`` shows.
 
 If the server dies (``kill -9`` included) the writer dies with it: the kernel kills it (``PR_SET_PDEATHSIG``),
