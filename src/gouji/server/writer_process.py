@@ -285,11 +285,10 @@ class ProcessWriter(StoreWriter):
             if self._transport.get_write_buffer_size():  # (never after a drain: the writer has read it all)
                 log.error("closing the database writer with messages it has not read")
             # the end of the socket now, not at the loop's next turn (this waits for the writer below)
-            # (through a duplicate of its descriptor: uvloop's transports do not shut down their sockets)
-            with contextlib.suppress(OSError, AttributeError, ValueError):
-                fd = self._transport.get_extra_info("socket").fileno()
-                with socket.socket(fileno=os.dup(fd)) as end:
-                    end.shutdown(socket.SHUT_WR)
+            # (through poll's duplicate of its descriptor: uvloop's transports do not shut down their sockets)
+            if self._reader is not None:
+                with contextlib.suppress(OSError):
+                    self._reader.shutdown(socket.SHUT_WR)
             self._transport.close()
         if self._reader is not None:
             self._reader.close()
