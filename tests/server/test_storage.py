@@ -190,3 +190,98 @@ def test_a_database_of_the_first_schema_is_upgraded_to_one_index_on_events(db_ur
             store.write_batch([EventOp(table_id, 2, "act", 0, {"action": "pass"})])
     finally:
         store.close()
+
+
+def _checkouts(store: Store) -> list[str]:
+    """Each connection the store's pool hands out ("out") and takes back ("in"), from now on, in order."""
+    import sqlalchemy as sa
+
+    seen: list[str] = []
+    sa.event.listen(store.engine, "checkout", lambda *_: seen.append("out"))
+    sa.event.listen(store.engine, "checkin", lambda *_: seen.append("in"))
+    return seen
+
+
+def test_groups_of_events_in_a_row_are_written_on_the_connection_of_the_group_before(db_url: str) -> None:
+    """A group of events alone goes on the connection the last one went on: the pool checks a connection it
+    hands out (on PostgreSQL a round trip to the server), which every group would otherwise wait for."""
+    from gouji.server.storage import EventOp
+
+    store = Store(db_url)
+    try:
+        store.migrate()
+        table_id = store.create_table("ABCDEF", {"x": 1}, "owner")
+        seen = _checkouts(store)
+        for n in range(1, 6):
+            store.write_batch([EventOp(table_id, n, "act", 0, {"action": "pass"})])
+        assert seen == ["out"]  # one connection for the five groups, still kept
+        assert [e["state"] for e in store.open_tables()[0].events] == [1, 2, 3, 4, 5]
+        store.close()
+        assert seen[-1] == "in"  # closing the store gives the kept connection back
+    finally:
+        store.close()
+
+
+def test_a_group_after_a_long_pause_takes_a_checked_connection(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A kept connection idle for longer than ``KEEP_WRITING_CONNECTION`` (a database or a proxy may have
+    closed it) goes back to the pool, and the group takes one the pool checks."""
+    from gouji.server.storage import EventOp
+
+    monkeypatch.setattr(gouji.server.storage, "KEEP_WRITING_CONNECTION", 0.0)
+    store = Store(db_url)
+    try:
+        store.migrate()
+        table_id = store.create_table("ABCDEF", {"x": 1}, "owner")
+        seen = _checkouts(store)
+        for n in range(1, 4):
+            store.write_batch([EventOp(table_id, n, "act", 0, {"action": "pass"})])
+        assert seen == ["out", "in", "out", "in", "out"]
+        assert [e["state"] for e in store.open_tables()[0].events] == [1, 2, 3]
+    finally:
+        store.close()
+
+
+def test_a_kept_connection_the_database_dropped_costs_one_try_and_nothing_else(db_url: str) -> None:
+    """The database drops the kept connection (PostgreSQL: its backend terminated; SQLite: the driver's
+    connection closed): the next group fails once, the writer's retry stores it on a new connection, and no
+    event is lost or written twice."""
+    import sqlalchemy as sa
+
+    from gouji.server.durability import write_retrying
+    from gouji.server.storage import EventOp
+
+    store = Store(db_url)
+    try:
+        store.migrate()
+        table_id = store.create_table("ABCDEF", {"x": 1}, "owner")
+        store.write_batch([EventOp(table_id, 1, "act", 0, {"action": "pass"})])
+        kept = store._writing
+        assert kept is not None
+        if store.engine.dialect.name == "postgresql":
+            cur = kept.cursor()
+            cur.execute("SELECT pg_backend_pid()")
+            pid = cur.fetchone()[0]
+            cur.close()
+            kept.commit()
+            admin = sa.create_engine(db_url, isolation_level="AUTOCOMMIT")
+            try:
+                with admin.connect() as c:
+                    assert c.execute(sa.text("SELECT pg_terminate_backend(:p)"), {"p": pid}).scalar() is True
+                    gone = "SELECT count(*) FROM pg_stat_activity WHERE pid = :p"
+                    wait_until(lambda: c.execute(sa.text(gone), {"p": pid}).scalar() == 0, timeout=10)
+            finally:
+                admin.dispose()
+        else:
+            kept.dbapi_connection.close()
+        failures: list[Exception] = []
+
+        def failed(exc: Exception, pause: float) -> bool:
+            failures.append(exc)
+            return len(failures) < 3  # (a connection kept after its failure would fail every try)
+
+        assert write_retrying(store, [EventOp(table_id, 2, "act", 0, {"action": "pass"})], failed)
+        assert len(failures) == 1 and isinstance(failures[0], sa.exc.DBAPIError)
+        store.write_batch([EventOp(table_id, 3, "act", 0, {"action": "pass"})])
+        assert [e["state"] for e in store.open_tables()[0].events] == [1, 2, 3]
+    finally:
+        store.close()
