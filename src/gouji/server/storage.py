@@ -67,11 +67,11 @@ class TableRow(Base):
 
 
 EVENTS_PER_INSERT = 100
+"""Rows per multi-row insert of events (6 parameters a row: well inside SQLite's oldest limit of 999)."""
 
 KEEP_WRITING_CONNECTION = 10.0
 """Seconds a group of events alone goes on being written on the driver connection of the group before it
 (:meth:`Store._write_events`); a group after a longer pause takes one from the pool, which checks it first."""
-"""Rows per multi-row insert of events (6 parameters a row: well inside SQLite's oldest limit of 999)."""
 
 
 class EventRow(Base):
