@@ -202,18 +202,25 @@ def _checkouts(store: Store) -> list[str]:
     return seen
 
 
+def _table_with_groups(store: Store, groups: int) -> tuple[int, list[str]]:
+    """A new table in a migrated ``store`` and ``groups`` groups of one event each written for it, one by one:
+    the table's id and what the pool handed out and took back while they were written (:func:`_checkouts`)."""
+    from gouji.server.storage import EventOp
+
+    store.migrate()
+    table_id = store.create_table("ABCDEF", {"x": 1}, "owner")
+    seen = _checkouts(store)
+    for n in range(1, groups + 1):
+        store.write_batch([EventOp(table_id, n, "act", 0, {"action": "pass"})])
+    return table_id, seen
+
+
 def test_groups_of_events_in_a_row_are_written_on_the_connection_of_the_group_before(db_url: str) -> None:
     """A group of events alone goes on the connection the last one went on: the pool checks a connection it
     hands out (on PostgreSQL a round trip to the server), which every group would otherwise wait for."""
-    from gouji.server.storage import EventOp
-
     store = Store(db_url)
     try:
-        store.migrate()
-        table_id = store.create_table("ABCDEF", {"x": 1}, "owner")
-        seen = _checkouts(store)
-        for n in range(1, 6):
-            store.write_batch([EventOp(table_id, n, "act", 0, {"action": "pass"})])
+        _, seen = _table_with_groups(store, 5)
         assert seen == ["out"]  # one connection for the five groups, still kept
         assert [e["state"] for e in store.open_tables()[0].events] == [1, 2, 3, 4, 5]
         store.close()
@@ -225,16 +232,10 @@ def test_groups_of_events_in_a_row_are_written_on_the_connection_of_the_group_be
 def test_a_group_after_a_long_pause_takes_a_checked_connection(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A kept connection idle for longer than ``KEEP_WRITING_CONNECTION`` (a database or a proxy may have
     closed it) goes back to the pool, and the group takes one the pool checks."""
-    from gouji.server.storage import EventOp
-
     monkeypatch.setattr(gouji.server.storage, "KEEP_WRITING_CONNECTION", 0.0)
     store = Store(db_url)
     try:
-        store.migrate()
-        table_id = store.create_table("ABCDEF", {"x": 1}, "owner")
-        seen = _checkouts(store)
-        for n in range(1, 4):
-            store.write_batch([EventOp(table_id, n, "act", 0, {"action": "pass"})])
+        _, seen = _table_with_groups(store, 3)
         assert seen == ["out", "in", "out", "in", "out"]
         assert [e["state"] for e in store.open_tables()[0].events] == [1, 2, 3]
     finally:
@@ -252,9 +253,7 @@ def test_a_kept_connection_the_database_dropped_costs_one_try_and_nothing_else(d
 
     store = Store(db_url)
     try:
-        store.migrate()
-        table_id = store.create_table("ABCDEF", {"x": 1}, "owner")
-        store.write_batch([EventOp(table_id, 1, "act", 0, {"action": "pass"})])
+        table_id, _ = _table_with_groups(store, 1)
         kept = store._writing
         assert kept is not None
         if store.engine.dialect.name == "postgresql":

@@ -401,14 +401,12 @@ class Store:
         one from the pool (a kept connection the database dropped costs one failed try, which the writer
         retries); so is one kept over a longer pause, which a database or a proxy may have closed as idle."""
         now = time.monotonic()
-        dbapi = self._writing
+        dbapi, self._writing = self._writing, None  # (kept again once its transaction has committed)
         if dbapi is not None and now - self._written_at > KEEP_WRITING_CONNECTION:
-            self._writing = None
             dbapi.close()
             dbapi = None
         if dbapi is None:
             dbapi = self.engine.raw_connection()
-        self._writing = None  # (kept again once its transaction has committed)
         sql: str | None = None
         try:
             cur = dbapi.cursor()
