@@ -251,3 +251,20 @@ def test_serve_passes_its_timers_to_the_server(monkeypatch: pytest.MonkeyPatch) 
     assert no_address.exit_code == 2 and "not an IP address or network" in no_address.output
     bad = run("serve", "--ready-seconds", "0")
     assert bad.exit_code == 2 and "--ready-seconds" in bad.output
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--minutes", "nan"],
+        ["--minutes", "inf"],
+        ["--minutes", "1", "--eval-minutes", "-1"],
+        ["--minutes", "1", "--eval-minutes", "nan"],
+    ],
+)
+def test_train_refuses_minutes_that_are_no_time(args: list[str], tmp_path: Any) -> None:
+    """(click's ranges let NaN and infinity through: a run of NaN minutes ended at once, one of infinite ones
+    never.)"""
+    out = run("train", *args, "--out", str(tmp_path / "run"))
+    assert out.exit_code == 2 and "is not a number of minutes above 0" in out.output, out.output
+    assert not (tmp_path / "run").exists()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from pathlib import Path
 
 import click
@@ -55,6 +56,9 @@ def register(main: click.Group) -> None:
             raise click.BadParameter(
                 f"{', '.join(bad) or 'none'}: the presets are {', '.join(PRESETS)}", param_hint="--rules"
             )
+        for option, value in (("--minutes", minutes), ("--eval-minutes", eval_minutes)):
+            if not 0 < value < math.inf:  # (click's range lets NaN and infinity through)
+                raise click.BadParameter(f"{value} is not a number of minutes above 0", param_hint=option)
         from .learn import dmc  # imports torch lazily
 
         try:

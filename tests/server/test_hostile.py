@@ -17,6 +17,7 @@ from gouji.cli import main
 from gouji.match import load_record
 from gouji.server import Limits
 from gouji.server import protocol as P
+from gouji.server.serve import main as serve_main
 
 from ..helpers import wait_until
 from .conftest import ROOMY, Player, choose
@@ -277,6 +278,87 @@ def test_serve_says_why_a_database_cannot_be_used() -> None:
         r = CliRunner().invoke(main, ["serve", "--database-url", url, "--port", "1"])
         assert r.exit_code != 0 and needle in r.output, r.output
         assert "Traceback" not in r.output and "secret" not in r.output
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (["--turn-seconds", "nan"], "--turn-seconds"),
+        (["--turn-seconds", "0.01"], "--turn-seconds"),  # (0 is no timer; 0.01 is no table's)
+        (["--bot-delay", "nan"], "--bot-delay"),
+        (["--ready-seconds", "nan"], "--ready-seconds"),
+    ],
+)
+def test_serve_refuses_defaults_that_every_new_table_would_be_refused(
+    args: list[str], option: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A server started with a default no table may have would answer every ``POST /api/tables`` that leaves
+    it out with a 400 (before: ``gouji serve --turn-seconds nan`` started, and refused every such table)."""
+    r = CliRunner().invoke(main, ["serve", *args, "--port", "1"])
+    assert r.exit_code == 2 and f"Invalid value for {option}" in r.output and "Traceback" not in r.output, r.output
+    with pytest.raises(SystemExit) as e:
+        serve_main([*args, "--port", "1"])
+    assert e.value.code == 2 and f"error: {option} must be a number from" in capsys.readouterr().err
+
+
+def test_create_app_refuses_defaults_that_every_new_table_would_be_refused() -> None:
+    from gouji.server.app import create_app
+    from gouji.server.config import DefaultError
+
+    for kw, name in [
+        ({"turn_seconds": float("nan")}, "turn_seconds"),
+        ({"turn_seconds": 0.01}, "turn_seconds"),
+        ({"bot_delay": 11.0}, "bot_delay"),
+        ({"bot_delay": float("inf")}, "bot_delay"),
+        ({"ready_seconds": 0.0}, "ready_seconds"),
+    ]:
+        with pytest.raises(DefaultError) as e:
+            create_app("sqlite://", **kw)  # type: ignore[arg-type]
+        assert e.value.option == name and str(e.value).startswith(f"{name}: must be a number from")
+    create_app("sqlite://", turn_seconds=None, bot_delay=0.0, ready_seconds=3600.0)  # (the edges are tables')
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("rate", float("nan")),
+        ("rate", 0.0),
+        ("burst", 0.5),
+        ("bad_rate", -1.0),
+        ("queue", 0),
+        ("queue", 2.5),
+        ("hello_seconds", float("inf")),
+        ("create_rate", float("nan")),
+        ("create_burst", 0.0),
+        ("waiting_per_client", 0),
+        ("seat_rate", -0.1),
+        ("seat_burst", float("nan")),
+        ("auto_rate", 0.0),
+        ("auto_burst", 0.9),
+        ("waiting_seconds", 0.0),
+        ("over_seconds", -1.0),
+        ("rate", True),
+    ],
+)
+def test_limits_refuse_values_no_server_can_work_with(field: str, value: Any) -> None:
+    from gouji.server.limits import LimitError
+
+    with pytest.raises(LimitError) as e:
+        Limits(**{field: value})
+    assert e.value.field == field and str(e.value).startswith(f"{field} must be")
+
+
+def test_serve_names_the_limit_it_refuses(capsys: pytest.CaptureFixture[str]) -> None:
+    for args, needle in [
+        (["--rate", "nan"], "--rate must be a finite number above 0"),
+        (["--waiting-per-client", "0"], "--waiting-per-client must be an integer of at least 1"),
+        (["--seat-burst", "0.5"], "--seat-burst must be a finite number of at least 1"),
+        (["--waiting-seconds", "inf"], "--waiting-seconds must be a finite number above 0"),
+    ]:
+        with pytest.raises(SystemExit) as e:
+            serve_main([*args, "--port", "1"])
+        assert e.value.code == 2 and needle in capsys.readouterr().err, args
+    Limits(over_seconds=0.0, queue=1, burst=1.0)  # (the least that works)
 
 
 class _BlockingBot:

@@ -50,6 +50,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.protocol import State as WSState
 
 from . import protocol as P
+from .config import check_table_defaults
 from .connection import Connection, SendText, WriteNow, token_hash
 from .durability import StoreWriter, Writer
 from .errors import RequestError
@@ -87,6 +88,7 @@ def create_app(
     for the players; None: each table's turn time) are the defaults of tables created without them.
     """
     lim = limits or Limits()
+    check_table_defaults(turn_seconds, bot_delay, ready_seconds)  # (else every table left to them is refused)
     if writer not in WRITERS:
         raise ValueError(f"writer must be one of {', '.join(WRITERS)}, not {writer!r}")
     writer_kind = writer

@@ -101,6 +101,40 @@ def _number(value: Any, name: str, lo: float, hi: float) -> float:
     return float(value)
 
 
+TURN_SECONDS: tuple[float, float] = (0.05, 3600)
+"""The turn timer a table may have, in seconds (or none)."""
+BOT_DELAY: tuple[float, float] = (0, 10)
+"""The seconds a bot may wait before it acts (the masking time of every decision)."""
+READY_SECONDS: tuple[float, float] = (0.05, 3600)
+"""The pause between two deals a table may wait for its players, in seconds (or none: its turn time)."""
+
+
+class DefaultError(ValueError):
+    """A server default for new tables that no table may have: ``option`` names it."""
+
+    def __init__(self, option: str, message: str) -> None:
+        super().__init__(f"{option}: {message}")
+        self.option, self.message = option, message
+
+
+def check_table_defaults(turn_seconds: float | None, bot_delay: float, ready_seconds: float | None) -> None:
+    """Raise :class:`DefaultError` if a server's defaults for new tables are ones that
+    :func:`parse_table_request` would refuse — a server started with them would refuse every table created
+    without its own (a request that leaves them out)."""
+    for name, value, (lo, hi) in (
+        ("turn_seconds", turn_seconds, TURN_SECONDS),
+        ("bot_delay", bot_delay, BOT_DELAY),
+        ("ready_seconds", ready_seconds, READY_SECONDS),
+    ):
+        if value is None and name != "bot_delay":
+            continue
+        try:
+            _number(value, name, lo, hi)
+        except RequestError:
+            none = "" if name == "bot_delay" else " (or none)"
+            raise DefaultError(name, f"must be a number from {lo:g} to {hi:g}{none}, not {value!r}") from None
+
+
 def parse_table_request(
     data: Any, default_turn: float | None, default_bot_delay: float, default_ready: float | None = None
 ) -> TableConfig:
@@ -143,12 +177,12 @@ def parse_table_request(
     if isinstance(set_length, bool) or not isinstance(set_length, int) or not 1 <= set_length <= MAX_SET_LENGTH:
         raise RequestError(400, f"set_length must be an integer from 1 to {MAX_SET_LENGTH}")
     turn = data.get("turn_seconds", default_turn)
-    turn_seconds = None if turn is None else _number(turn, "turn_seconds", 0.05, 3600)
-    bot_delay = _number(data.get("bot_delay", default_bot_delay), "bot_delay", 0, 10)
+    turn_seconds = None if turn is None else _number(turn, "turn_seconds", *TURN_SECONDS)
+    bot_delay = _number(data.get("bot_delay", default_bot_delay), "bot_delay", *BOT_DELAY)
     ready = data.get("ready_seconds")
     if ready is None:
         ready = default_ready if default_ready is not None else turn_seconds
-    ready_seconds = None if ready is None else _number(ready, "ready_seconds", 0.05, 3600)
+    ready_seconds = None if ready is None else _number(ready, "ready_seconds", *READY_SECONDS)
     bots_in = data.get("bots", [None] * SEATS)
     if isinstance(bots_in, dict):
         seats: list[str | None] = [None] * SEATS

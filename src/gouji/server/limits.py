@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import collections
+import math
 import time
 from dataclasses import dataclass
 
@@ -16,6 +17,14 @@ MAX_CODE_CHARS = 16
 MAX_RECORD_ID = 2**31 - 1
 """Record ids are 32-bit integers in the database: a larger one in a path names no record."""
 MAX_PATH_NICKNAME = 64
+
+
+class LimitError(ValueError):
+    """A limit no server can work with: ``field`` names it."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(f"{field} {message}")
+        self.field, self.message = field, message
 
 
 @dataclass(frozen=True)
@@ -51,6 +60,19 @@ class Limits:
     auto_burst: float = 4.0
     waiting_seconds: float = 900.0
     over_seconds: float = 60.0
+
+    def __post_init__(self) -> None:
+        """Refuse limits that would break the server (a rate of NaN or below 0 lets nothing through, or
+        everything; a burst below 1 refuses every message): a :class:`LimitError` naming the field."""
+        for name, value in vars(self).items():
+            whole = name in ("queue", "waiting_per_client")
+            if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
+                raise LimitError(name, f"must be {'an integer' if whole else 'a number'}, not {value!r}")
+            least = 0 if name == "over_seconds" else 1 if whole or name.endswith("burst") else None
+            if not math.isfinite(value) or (value < least if least is not None else value <= 0):
+                what = "an integer" if whole else "a finite number"
+                need = "above 0" if least is None else f"of at least {least}"
+                raise LimitError(name, f"must be {what} {need}, not {value!r}")
 
 
 class TokenBucket:

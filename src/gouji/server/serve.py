@@ -13,7 +13,8 @@ from typing import Any
 import uvicorn
 
 from .app import WRITERS, create_app
-from .limits import Limits
+from .config import DefaultError, check_table_defaults
+from .limits import LimitError, Limits
 from .play_socket import PlaySocket
 from .storage import StorageError, open_store
 
@@ -163,16 +164,23 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--no-access-log", action="store_true")
     args = parser.parse_args(argv)
-    limits = Limits(
-        rate=args.rate,
-        burst=args.burst,
-        create_rate=args.create_rate,
-        create_burst=args.create_burst,
-        waiting_per_client=args.waiting_per_client,
-        seat_rate=args.seat_rate,
-        seat_burst=args.seat_burst,
-        waiting_seconds=args.waiting_seconds,
-    )
+    try:
+        check_table_defaults(args.turn_seconds or None, args.bot_delay, args.ready_seconds)
+    except DefaultError as e:
+        parser.error(f"--{e.option.replace('_', '-')} {e.message}")
+    try:
+        limits = Limits(
+            rate=args.rate,
+            burst=args.burst,
+            create_rate=args.create_rate,
+            create_burst=args.create_burst,
+            waiting_per_client=args.waiting_per_client,
+            seat_rate=args.seat_rate,
+            seat_burst=args.seat_burst,
+            waiting_seconds=args.waiting_seconds,
+        )
+    except LimitError as e:  # (the option is the field's name with "-" for "_")
+        parser.error(f"--{e.field.replace('_', '-')} {e.message}")
     try:
         trusted_proxies(args.trusted_proxy)
     except ValueError as e:
