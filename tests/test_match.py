@@ -260,3 +260,25 @@ def test_tampered_records_are_refused(qingdao_set: Match) -> None:
         load_record(json.dumps(rec)[:-20])
     with pytest.raises(RecordError, match="not a gouji record"):
         load_record({"format": "other"})
+
+
+@pytest.mark.parametrize("preset", sorted(gouji.PRESETS))
+def test_a_deal_entrys_text_is_the_standard_librarys_canonical_text(preset: str) -> None:
+    """A finished deal's entry is written by orjson (``_entry_text``), the record's checksum is checked with the
+    standard library's text (``_canonical``): the two must be the same bytes for every entry of every preset,
+    or a stored record would not verify."""
+    from gouji.match import _canonical, _entry_text
+
+    for seed in (f"{preset}-1", "种子/ä😀\n\t\x01"):  # (the seed is the one string of the entry a user chooses)
+        m = Match(gouji.RuleSet.preset(preset), seed=seed, set_length=3)
+        rng = random.Random(seed)
+        while not m.is_over:
+            before = len(m.points)
+            legal = m.legal_actions()
+            m.act(legal[rng.randrange(len(legal))])
+            if len(m.points) > before:
+                i = before
+                entry, text = m._deal_entry(i, m.deals[i])
+                assert text == _canonical(entry) == _entry_text(entry), (preset, seed, i)
+                assert load_record(m.record_text(i).decode()).points == m.points[: i + 1]  # (its checksum verifies)
+        assert _entry_text({"seed": "x", "n": 2**70}) == _canonical({"seed": "x", "n": 2**70})  # (orjson refuses it)

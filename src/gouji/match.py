@@ -19,6 +19,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+import orjson
+
 from .actions import PASS, Action, Burn, parse_action
 from .deal import SEATS, Deal, IllegalAction, team
 from .plays import Play
@@ -206,12 +208,12 @@ class Match:
             "actions": _actions(deal),
         }
         if not deal.is_over:
-            return entry, _canonical(entry)
+            return entry, _entry_text(entry)
         entry["places"] = deal.result()["places"]
         entry["points"] = list(self.points[i])
         text = self._texts.get(i)
         if text is None:
-            text = self._texts[i] = _canonical(entry)
+            text = self._texts[i] = _entry_text(entry)
         return entry, text
 
     @classmethod
@@ -545,6 +547,17 @@ def _actions(deal: Deal) -> list[list[Any]]:
 
 def _canonical(body: Mapping[str, Any]) -> bytes:
     return json.dumps(body, sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+
+
+def _entry_text(entry: Mapping[str, Any]) -> bytes:
+    """A deal entry's canonical text (:func:`_canonical`'s bytes), written by orjson, ten times as fast as
+    the standard library: an entry holds only strings, integers, booleans, nulls, lists and objects with
+    string keys, which both write alike (tests/test_match.py checks it for every preset); an integer beyond
+    64 bits, which orjson refuses, goes the standard way."""
+    try:
+        return orjson.dumps(entry, option=orjson.OPT_SORT_KEYS)
+    except TypeError:
+        return _canonical(entry)
 
 
 _NO_DEALS = b'{"deals":[]'
