@@ -282,3 +282,21 @@ def test_a_deal_entrys_text_is_the_standard_librarys_canonical_text(preset: str)
                 assert text == _canonical(entry) == _entry_text(entry), (preset, seed, i)
                 assert load_record(m.record_text(i).decode()).points == m.points[: i + 1]  # (its checksum verifies)
         assert _entry_text({"seed": "x", "n": 2**70}) == _canonical({"seed": "x", "n": 2**70})  # (orjson refuses it)
+
+
+def test_a_kept_deal_entry_text_takes_its_own_size() -> None:
+    """orjson's bytes keep the whole buffer they were written in (32 KiB for a 2 KB text), and a finished deal
+    keeps its entry's text while its table lives: the text is copied to its own size."""
+    import tracemalloc
+
+    from gouji.match import _entry_text
+
+    entry = {"seed": "s/0", "leader": 0, "tribute": [], "actions": [[i % 6, "KK"] for i in range(200)]}
+    tracemalloc.start()
+    try:
+        before = tracemalloc.get_traced_memory()[0]
+        texts = [_entry_text(entry) for _ in range(20)]
+        grown = tracemalloc.get_traced_memory()[0] - before
+    finally:
+        tracemalloc.stop()
+    assert grown < 20 * (len(texts[0]) + 256), grown
