@@ -595,14 +595,15 @@ def serve(
 
     The timers are defaults: a table's creator may choose its own."""
     from .server import table as table_module
-    from .server.config import DefaultError, check_table_defaults
+    from .server.config import check_table_defaults
+    from .server.errors import SettingError
     from .server.serve import run, trusted_proxies
     from .server.storage import StorageError
 
     try:  # (click's ranges let NaN through, and a turn time under 0.05 s is no table's)
         check_table_defaults(turn_seconds or None, bot_delay, ready_seconds)
-    except DefaultError as e:
-        raise click.BadParameter(e.message, param_hint=f"--{e.option.replace('_', '-')}") from None
+    except SettingError as e:
+        raise click.BadParameter(e.message, param_hint=e.option) from None
     table_module.AUTO_BOT = auto_bot
     try:
         trusted_proxies(trusted_proxy)

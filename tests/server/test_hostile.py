@@ -303,7 +303,7 @@ def test_serve_refuses_defaults_that_every_new_table_would_be_refused(
 
 def test_create_app_refuses_defaults_that_every_new_table_would_be_refused() -> None:
     from gouji.server.app import create_app
-    from gouji.server.config import DefaultError
+    from gouji.server.errors import SettingError
 
     for kw, name in [
         ({"turn_seconds": float("nan")}, "turn_seconds"),
@@ -312,9 +312,9 @@ def test_create_app_refuses_defaults_that_every_new_table_would_be_refused() -> 
         ({"bot_delay": float("inf")}, "bot_delay"),
         ({"ready_seconds": 0.0}, "ready_seconds"),
     ]:
-        with pytest.raises(DefaultError) as e:
+        with pytest.raises(SettingError) as e:
             create_app("sqlite://", **kw)  # type: ignore[arg-type]
-        assert e.value.option == name and str(e.value).startswith(f"{name}: must be a number from")
+        assert e.value.name == name and str(e.value).startswith(f"{name} must be a number from")
     create_app("sqlite://", turn_seconds=None, bot_delay=0.0, ready_seconds=3600.0)  # (the edges are tables')
 
 
@@ -341,11 +341,11 @@ def test_create_app_refuses_defaults_that_every_new_table_would_be_refused() -> 
     ],
 )
 def test_limits_refuse_values_no_server_can_work_with(field: str, value: Any) -> None:
-    from gouji.server.limits import LimitError
+    from gouji.server.errors import SettingError
 
-    with pytest.raises(LimitError) as e:
+    with pytest.raises(SettingError) as e:
         Limits(**{field: value})
-    assert e.value.field == field and str(e.value).startswith(f"{field} must be")
+    assert e.value.name == field and str(e.value).startswith(f"{field} must be")
 
 
 def test_serve_names_the_limit_it_refuses(capsys: pytest.CaptureFixture[str]) -> None:

@@ -10,7 +10,7 @@
 - :mod:`.writer_process` — the same queue in a process of its own (``gouji serve``'s default on Linux);
 - :mod:`.play_socket` — the WebSocket protocol ``gouji serve`` runs: Uvicorn's, with a direct way in for play;
 - :mod:`.limits` — what a client may send and how fast;
-- :mod:`.errors` — the error the HTTP API answers with;
+- :mod:`.errors` — the error the HTTP API answers with, and a server setting it cannot start with;
 - :mod:`.rooms` — the names of the modules above, for code that imports them from where they were;
 - :mod:`.protocol` — the versioned message schema (``docs/protocol.md``);
 - :mod:`.storage` — SQLAlchemy models, the repository, Alembic migrations (``migrations/``);

@@ -13,7 +13,7 @@ from ..bots import BOTS
 from ..deal import SEATS
 from ..match import Match
 from ..rules import PRESETS, RuleSet, UnknownRules
-from .errors import RequestError
+from .errors import RequestError, SettingError
 
 MAX_NICKNAME = 24
 MAX_SET_LENGTH = 20
@@ -109,16 +109,8 @@ READY_SECONDS: tuple[float, float] = (0.05, 3600)
 """The pause between two deals a table may wait for its players, in seconds (or none: its turn time)."""
 
 
-class DefaultError(ValueError):
-    """A server default for new tables that no table may have: ``option`` names it."""
-
-    def __init__(self, option: str, message: str) -> None:
-        super().__init__(f"{option}: {message}")
-        self.option, self.message = option, message
-
-
 def check_table_defaults(turn_seconds: float | None, bot_delay: float, ready_seconds: float | None) -> None:
-    """Raise :class:`DefaultError` if a server's defaults for new tables are ones that
+    """Raise :class:`~.errors.SettingError` if a server's defaults for new tables are ones that
     :func:`parse_table_request` would refuse — a server started with them would refuse every table created
     without its own (a request that leaves them out)."""
     for name, value, (lo, hi) in (
@@ -132,7 +124,7 @@ def check_table_defaults(turn_seconds: float | None, bot_delay: float, ready_sec
             _number(value, name, lo, hi)
         except RequestError:
             none = "" if name == "bot_delay" else " (or none)"
-            raise DefaultError(name, f"must be a number from {lo:g} to {hi:g}{none}, not {value!r}") from None
+            raise SettingError(name, f"must be a number from {lo:g} to {hi:g}{none}, not {value!r}") from None
 
 
 def parse_table_request(

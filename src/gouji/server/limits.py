@@ -10,6 +10,8 @@ from dataclasses import dataclass
 
 from starlette.requests import Request
 
+from .errors import SettingError
+
 MAX_BODY_BYTES = 16 * 1024
 """The largest HTTP request body read; counted while it streams in, so a larger one is refused unread."""
 MAX_CODE_CHARS = 16
@@ -17,14 +19,6 @@ MAX_CODE_CHARS = 16
 MAX_RECORD_ID = 2**31 - 1
 """Record ids are 32-bit integers in the database: a larger one in a path names no record."""
 MAX_PATH_NICKNAME = 64
-
-
-class LimitError(ValueError):
-    """A limit no server can work with: ``field`` names it."""
-
-    def __init__(self, field: str, message: str) -> None:
-        super().__init__(f"{field} {message}")
-        self.field, self.message = field, message
 
 
 @dataclass(frozen=True)
@@ -63,16 +57,21 @@ class Limits:
 
     def __post_init__(self) -> None:
         """Refuse limits that would break the server (a rate of NaN or below 0 lets nothing through, or
-        everything; a burst below 1 refuses every message): a :class:`LimitError` naming the field."""
+        everything; a burst below 1 refuses every message): a :class:`~.errors.SettingError` naming the field."""
         for name, value in vars(self).items():
             whole = name in ("queue", "waiting_per_client")
             if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
-                raise LimitError(name, f"must be {'an integer' if whole else 'a number'}, not {value!r}")
-            least = 0 if name == "over_seconds" else 1 if whole or name.endswith("burst") else None
-            if not math.isfinite(value) or (value < least if least is not None else value <= 0):
-                what = "an integer" if whole else "a finite number"
-                need = "above 0" if least is None else f"of at least {least}"
-                raise LimitError(name, f"must be {what} {need}, not {value!r}")
+                raise SettingError(name, f"must be {'an integer' if whole else 'a number'}, not {value!r}")
+            if name == "over_seconds":
+                ok, need = value >= 0, "of at least 0"
+            elif whole or name.endswith("burst"):
+                ok, need = value >= 1, "of at least 1"
+            else:
+                ok, need = value > 0, "above 0"
+            if not (ok and math.isfinite(value)):
+                raise SettingError(
+                    name, f"must be {'an integer' if whole else 'a finite number'} {need}, not {value!r}"
+                )
 
 
 class TokenBucket:

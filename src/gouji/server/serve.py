@@ -13,8 +13,9 @@ from typing import Any
 import uvicorn
 
 from .app import WRITERS, create_app
-from .config import DefaultError, check_table_defaults
-from .limits import LimitError, Limits
+from .config import check_table_defaults
+from .errors import SettingError
+from .limits import Limits
 from .play_socket import PlaySocket
 from .storage import StorageError, open_store
 
@@ -164,11 +165,9 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--no-access-log", action="store_true")
     args = parser.parse_args(argv)
+    turn_seconds = args.turn_seconds or None
     try:
-        check_table_defaults(args.turn_seconds or None, args.bot_delay, args.ready_seconds)
-    except DefaultError as e:
-        parser.error(f"--{e.option.replace('_', '-')} {e.message}")
-    try:
+        check_table_defaults(turn_seconds, args.bot_delay, args.ready_seconds)
         limits = Limits(
             rate=args.rate,
             burst=args.burst,
@@ -179,8 +178,8 @@ def main(argv: list[str] | None = None) -> None:
             seat_burst=args.seat_burst,
             waiting_seconds=args.waiting_seconds,
         )
-    except LimitError as e:  # (the option is the field's name with "-" for "_")
-        parser.error(f"--{e.field.replace('_', '-')} {e.message}")
+    except SettingError as e:
+        parser.error(f"{e.option} {e.message}")
     try:
         trusted_proxies(args.trusted_proxy)
     except ValueError as e:
@@ -190,7 +189,7 @@ def main(argv: list[str] | None = None) -> None:
             args.host,
             args.port,
             args.database_url,
-            turn_seconds=args.turn_seconds or None,
+            turn_seconds=turn_seconds,
             bot_delay=args.bot_delay,
             ready_seconds=args.ready_seconds,
             limits=limits,
