@@ -21,9 +21,12 @@ while every table has moves in flight, and the benchmark counts the state number
 database does not have (lost moves: the promise is 0).  ``--memory N`` plays rounds of N tables of six bots
 to the end in process and prints the traced memory per finished table of each round while the lobby holds
 it and after it lets it go (the steady-state growth, after a first round).
+``--servers N`` starts N servers, each on a database of its own, and spreads the tables over them in turn:
+the ceiling of sharing the tables out over N processes (no process in front of them, no table that needs
+another's), to tell whether that would raise the throughput on this machine.
 
     .venv/bin/python benchmarks/bench_server.py [--tables 100] [--seconds 30] [--moves 200000]
-        [--think 0 0.2] [--postgres URL] [--kill] [--memory 100] [--json]
+        [--think 0 0.2] [--postgres URL] [--kill] [--memory 100] [--servers 1] [--json]
 
 Loopback only; bounded in time and count.
 """
@@ -77,6 +80,12 @@ def tree_cpu_seconds(pid: int) -> float | None:
     except OSError:
         kids = []
     return total + sum(cpu_seconds(k) or 0.0 for k in kids)
+
+
+def servers_cpu_seconds(servers: list[Server]) -> float | None:
+    """The CPU time of the servers (each with its writer process), or None."""
+    times = [tree_cpu_seconds(server.pid) for server in servers]
+    return None if None in times else sum(t for t in times if t is not None)
 
 
 def cpu_times() -> tuple[int, int] | None:
@@ -302,24 +311,25 @@ class Player(asyncio.Protocol):
         self._send(intent)
 
 
-async def run(tables: int, seconds: float, max_moves: int, port: int, think: float, server: Server) -> dict[str, Any]:
-    base = f"http://127.0.0.1:{port}"
-    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
-        seats: list[tuple[str, str, int]] = []
-        for t in range(tables):
-            # no masking time (it is the bot delay): the benchmark measures the server, not the table's pace
-            body = {"turn_seconds": None, "set_length": 20, "bot_delay": 0}
-            code = (await http.post("/api/tables", json=body)).json()["code"]
-            for s in range(6):
-                r = await http.post(f"/api/tables/{code}/join", json={"nickname": f"p{t}-{s}", "seat": s})
-                seats.append((code, r.json()["token"], s))
+async def run(tables: int, seconds: float, max_moves: int, think: float, servers: list[Server]) -> dict[str, Any]:
+    """One run: ``tables`` tables spread in turn over ``servers`` (one server but for ``--servers``)."""
+    seats: list[tuple[int, str, str, int]] = []
+    for k, server in enumerate(servers):
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=30) as http:
+            for t in range(k, tables, len(servers)):
+                # no masking time (it is the bot delay): the benchmark measures the server, not the table's pace
+                body = {"turn_seconds": None, "set_length": 20, "bot_delay": 0}
+                code = (await http.post("/api/tables", json=body)).json()["code"]
+                for s in range(6):
+                    r = await http.post(f"/api/tables/{code}/join", json={"nickname": f"p{t}-{s}", "seat": s})
+                    seats.append((server.port, code, r.json()["token"], s))
     stats = Stats()
     loop = asyncio.get_running_loop()
     players = [
         Player(f"ws://127.0.0.1:{port}/ws/tables/{code}", token, seat, stats, random.Random(i), think)
-        for i, (code, token, seat) in enumerate(seats)
+        for i, (port, code, token, seat) in enumerate(seats)
     ]
-    for p in players:
+    for p, (port, *_) in zip(players, seats, strict=True):
         await loop.create_connection(lambda p=p: p, "127.0.0.1", port)  # type: ignore[misc]
     await asyncio.gather(*(p.open for p in players))
     gc.collect()
@@ -332,20 +342,22 @@ async def run(tables: int, seconds: float, max_moves: int, port: int, think: flo
     stats.frames = 0
     stats.errors.clear()
     start = time.perf_counter()
-    pid = server.pid
-    cpu0, own0, machine0 = tree_cpu_seconds(pid), time.process_time(), cpu_times()
+    cpu0, own0, machine0 = servers_cpu_seconds(servers), time.process_time(), cpu_times()
     while time.perf_counter() - start < seconds and len(stats.latencies) < max_moves:
         await asyncio.sleep(0.1)
         if any(p.closed.done() for p in players):
             break
     elapsed = time.perf_counter() - start
-    cpu1, own1, machine1 = tree_cpu_seconds(pid), time.process_time(), cpu_times()
+    cpu1, own1, machine1 = servers_cpu_seconds(servers), time.process_time(), cpu_times()
     gc.enable()
     failed = sum(1 for p in players if p.closed.done() and not p.closed.result())
-    if server.kill_at_end:
-        server.kill()  # SIGKILL while every table has moves in flight; what the clients saw must be stored
+    for server in servers:
+        if server.kill_at_end:
+            server.kill()  # SIGKILL while every table has moves in flight; what the clients saw must be stored
     seen = dict(stats.table_state)
-    stored = server.stored_states()
+    stored: dict[str, int] = {}
+    for server in servers:
+        stored.update(server.stored_states())
     lost = sum(max(0, n - stored.get(code, 0)) for code, n in seen.items())
     for p in players:
         p.close()
@@ -356,7 +368,8 @@ async def run(tables: int, seconds: float, max_moves: int, port: int, think: flo
     aq = statistics.quantiles(alone, n=100) if len(alone) >= 100 else [float("nan")] * 99
     q = statistics.quantiles(lat, n=100) if len(lat) >= 100 else [float("nan")] * 99
     return {
-        "database": server.kind,
+        "database": servers[0].kind,
+        "servers": len(servers),
         "tables": tables,
         "connections": len(seats),
         "think_seconds": think,
@@ -385,7 +398,7 @@ async def run(tables: int, seconds: float, max_moves: int, port: int, think: flo
             if machine0 and machine1
             else None
         ),
-        "killed": server.kill_at_end,
+        "killed": servers[0].kill_at_end,
         "states_seen": sum(seen.values()),
         "states_seen_not_stored": lost,
         "errors": stats.errors,
@@ -618,6 +631,13 @@ def main() -> None:
         choices=["thread", "process"],
         help="where the server runs its database transactions (default: the server's default)",
     )
+    parser.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="run N servers, each on a database of its own, with the tables spread over them: the most that "
+        "sharing the tables out over N processes could give on this machine",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     try:
@@ -626,16 +646,21 @@ def main() -> None:
         runner: Any = uvloop.run
     except ImportError:  # pragma: no cover
         runner = asyncio.run
+    if args.servers < 1:
+        parser.error("--servers must be at least 1")
     results = []
     kinds = ["sqlite", *(["postgres"] if args.postgres else [])]
     with tempfile.TemporaryDirectory() as tmp:
         for kind in kinds:
             for think in args.think if args.tables else ():
-                server = Server(kind, tmp, args.postgres, args.kill, args.writer)
+                servers: list[Server] = []
                 try:
-                    results.append(runner(run(args.tables, args.seconds, args.moves, server.port, think, server)))
+                    for _ in range(args.servers):
+                        servers.append(Server(kind, tmp, args.postgres, args.kill, args.writer))
+                    results.append(runner(run(args.tables, args.seconds, args.moves, think, servers)))
                 finally:
-                    server.close()
+                    for server in servers:
+                        server.close()
                 if not args.json:
                     report(results[-1])
         memory = memory_per_table(args.memory, tmp) if args.memory else None
@@ -665,8 +690,9 @@ def main() -> None:
 
 def report(result: dict[str, Any]) -> None:
     lat = result["latency_ms"]
+    over = f" over {result['servers']} servers" if result["servers"] > 1 else ""
     print(
-        f"{result['database']}: {result['tables']} tables, {result['connections']} WebSocket connections, "
+        f"{result['database']}: {result['tables']} tables{over}, {result['connections']} WebSocket connections, "
         f"think {result['think_seconds']} s, {result['seconds']} s: "
         f"{result['moves']} moves, {result['moves_per_second']} moves/s"
     )

@@ -98,19 +98,18 @@ def test_a_client_that_stops_reading_is_dropped_and_the_table_plays_on(live: Liv
     live.wait(lambda: conn not in room.conns, timeout=10, what="the dropped connection being let go of")
 
 
-def test_the_load_benchmark_runs_and_reports() -> None:
+@pytest.mark.parametrize("servers", [1, 2])
+def test_the_load_benchmark_runs_and_reports(servers: int) -> None:
+    """The load benchmark plays, kills and counts; with ``--servers 2`` over two servers (a table on each),
+    the moves lost counted against both databases."""
     import subprocess
     import sys
 
     bench = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_server.py"
-    out = subprocess.run(
-        [sys.executable, str(bench), "--tables", "2", "--seconds", "2", "--think", "0", "--kill", "--json"],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
+    args = ["--tables", "2", "--seconds", "2", "--think", "0", "--kill", "--json", "--servers", str(servers)]
+    out = subprocess.run([sys.executable, str(bench), *args], capture_output=True, text=True, timeout=120, check=True)
     (result,) = json.loads(out.stdout)["runs"]
+    assert result["servers"] == servers and result["server_cpu_ms_per_move"] > 0
     assert result["connections"] == 12 and result["moves"] > 0 and result["moves_per_second"] > 0
     assert result["errors"] == {} and result["failed_connections"] == 0
     assert result["latency_ms"]["p50"] <= result["latency_ms"]["p95"] <= result["latency_ms"]["p99"]
