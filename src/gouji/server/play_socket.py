@@ -30,6 +30,7 @@ It relies on the protocol's attributes (``frames``, ``curr_msg_data_type``, ``cl
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
@@ -39,6 +40,8 @@ try:  # the library's own C function where its wheel has it (as its parser does)
     from websockets.speedups import apply_mask
 except ImportError:  # pragma: no cover - a build without the C extension
     from websockets.utils import apply_mask
+
+log = logging.getLogger("gouji.server")
 
 _TEXT_FIN = 0x81
 """The first byte of a whole text frame with no extension bits."""
@@ -126,23 +129,40 @@ class PlaySocket(WebSocketsSansIOProtocol):
             return False
         try:
             text = apply_mask(payload, mask).decode()
-        except UnicodeDecodeError:  # the library's answer to it (1007)
+        except UnicodeDecodeError:  # the library parses it and fails the connection (1007: _not_utf8)
             return False
         self._took = True
         handler(text)
         return True
 
     def send_receive_event_to_app(self) -> None:
-        handler = self.on_text
-        if handler is None or self.curr_msg_data_type != "text" or self.close_sent or not self.queue.empty():
+        if self.curr_msg_data_type != "text" or self.close_sent:
             super().send_receive_event_to_app()
             return
         data = self.frames[0] if len(self.frames) == 1 else b"".join(self.frames)
         try:
             text = data.decode()
-        except UnicodeDecodeError:  # Uvicorn's own answer to it
-            super().send_receive_event_to_app()
+        except UnicodeDecodeError:
+            self.frames = []
+            self._not_utf8()
+            return
+        handler = self.on_text
+        if handler is None or not self.queue.empty():
+            super().send_receive_event_to_app()  # (it decodes the text again: before hello, or behind the queue)
             return
         self.frames = []
         self._took = True
         handler(text)
+
+    def _not_utf8(self) -> None:
+        """A text message that is not UTF-8: the connection is failed with 1007 (RFC 6455 8.1), as Uvicorn
+        fails it — but said in one line, where Uvicorn logs an error with the traceback of the decoding: any
+        client could fill the server's log with them, one a connection."""
+        log.info("%s sent a text message that is not UTF-8: connection closed (1007)", _peer(self.client))
+        if self.conn.state is State.OPEN:
+            self.conn.send_close(1007)
+            self.handle_parser_exception()
+
+
+def _peer(client: tuple[str, int] | None) -> str:
+    return "a client" if client is None else f"{client[0]}:{client[1]}"
