@@ -41,7 +41,7 @@ from typing import Any
 import orjson
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -186,6 +186,9 @@ def _handler(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
         except SQLAlchemyError as e:
             log.error("%s %s: the database failed: %r", request.method, request.url.path, e)
             return JSONResponse({"error": "the database is unavailable; try again"}, status_code=503)
+        except ClientDisconnect:  # the client's fault, not the server's: no error, no traceback in the log
+            log.info("%s %s: the client hung up before its request's body was in", request.method, request.url.path)
+            return JSONResponse({"error": "the request's body did not arrive whole"}, status_code=400)
         except Exception:  # a bug: logged with its traceback here, a plain answer to the client
             log.exception("%s %s failed", request.method, request.url.path)
             return JSONResponse({"error": "the server failed to answer this request"}, status_code=500)

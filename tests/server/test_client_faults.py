@@ -1,6 +1,10 @@
-"""A text message that is not UTF-8, on a real server process: the connection is failed with 1007 (RFC 6455
-8.1) and the server says so in one line of its log — no error, no traceback (Uvicorn logs one with the
-traceback of the decoding, which any client could repeat once a connection) — and plays on."""
+"""A client's faults, on a real server process, are answered and said in one line of the server's log: no
+error and no traceback, which any client could otherwise write into it at will.
+
+- A text message that is not UTF-8 fails its connection with 1007 (RFC 6455 8.1); Uvicorn logged an error
+  with the traceback of the decoding.  The table plays on.
+- A request whose client hangs up before its body is in; Starlette raises ``ClientDisconnect`` as the body
+  is read, which the server took for a failure of its own."""
 
 from __future__ import annotations
 
@@ -133,4 +137,23 @@ def test_text_that_is_not_utf8_fails_the_connection_with_1007_in_one_line_of_log
         assert httpx.get(f"{base}/api/tables/{code}").json()["status"] == "playing"
     text = log.read_text()
     assert text.count("sent a text message that is not UTF-8: connection closed (1007)") == 4, text
+    assert "Traceback" not in text and "ERROR" not in text, text
+
+
+def test_a_client_hanging_up_before_its_body_is_in_is_no_error_of_the_server(tmp_path: Path) -> None:
+    with serving(tmp_path) as (base, log):
+        host, port = base.removeprefix("http://").split(":")
+        for path in ("/api/tables", "/api/events", "/api/matches"):
+            with socket.create_connection((host, int(port)), timeout=10) as s:
+                s.sendall(
+                    f"POST {path} HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+                    'Content-Length: 100\r\n\r\n{"bots":'.encode()
+                )
+                time_to_read = httpx.get(f"{base}/api/tables/NONE")  # (the server has read the head meanwhile)
+                assert time_to_read.status_code == 404
+        # the server answers on, and a whole request still makes a table
+        assert httpx.post(f"{base}/api/tables", json={"bots": ["random"] * 6}).status_code == 201
+    text = log.read_text()
+    for path in ("/api/tables", "/api/events", "/api/matches"):
+        assert f"POST {path}: the client hung up before its request's body was in" in text, text
     assert "Traceback" not in text and "ERROR" not in text, text
