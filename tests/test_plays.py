@@ -806,8 +806,8 @@ def test_interned_plays_are_freed_once_nothing_holds_them_and_stay_one_object_wh
             if parse_play("8" * n) is not mine or Play.of(SEVEN, 13) is not held:
                 errors.append(f"two objects for one play ({n} eights)")
             del mine
-            if rng.random() < 0.1:
-                gc.collect()
+            if rng.random() < 0.1:  # the collector at random points (the young generation: a full collection
+                gc.collect(0)  # of the suite's heap, with PyTorch and Ray loaded, took a tenth of a second each)
 
     threads = [threading.Thread(target=churn, args=(i,)) for i in range(4)]
     for t in threads:
