@@ -792,6 +792,9 @@ def test_interned_plays_are_freed_once_nothing_holds_them_and_stay_one_object_wh
     gc.collect()
     assert first() is None and cache.get(0) is None  # pushed out of the recent ones, held by nobody
     assert len(cache) == 2  # the entries of freed objects go with them
+    alive = Thing()
+    assert cache.add(9, alive) is alive
+    assert cache.add(9, Thing()) is alive  # one made meanwhile (by another thread) loses to the live one
 
     held = Play.of(SEVEN, 13, 0, 0, 0)  # a play no deal of the tests makes: fresh
     assert parse_play("7" * 13) is held and Play.of(SEVEN, 13) is held
