@@ -39,8 +39,13 @@ class Payment:
         """Plain data for records (``giveback`` only when set, so older records read the same), its keys in
         the fields' order — made field by field: ``dataclasses.asdict`` deep-copies each value, which was a
         quarter of what dealing a deal with its tribute cost the server (96 of 364 µs)."""
-        out = {"kind": self.kind, "payer": self.payer, "receiver": self.receiver, "cards": self.cards}
-        out["returned"] = self.returned
+        out = {
+            "kind": self.kind,
+            "payer": self.payer,
+            "receiver": self.receiver,
+            "cards": self.cards,
+            "returned": self.returned,
+        }
         if self.giveback:
             out["giveback"] = True
         return out
