@@ -63,7 +63,7 @@ bench-arena: $(STAMP)  ## the heuristic bot's strength: 2,000 duplicate pairs on
 
 bench-server: $(STAMP)  ## 100 tables of six bot clients on SQLite and PostgreSQL, kill -9, memory per table
 	pg=$$(GOUJI_PG_FSYNC=on bash .ci/postgres.sh start) || pg=; trap 'bash .ci/postgres.sh stop' EXIT; \
-	  $(BIN)/python benchmarks/bench_server.py --kill --memory 100 $${pg:+--postgres "$$pg"}
+	  $(BIN)/python benchmarks/bench_server.py --kill --memory 100 --floor $${pg:+--postgres "$$pg"}
 
 bench-table: $(STAMP)  ## what a move costs the table code in process (with valgrind: instructions a move too)
 	$(BIN)/python benchmarks/bench_table.py $$(command -v valgrind >/dev/null && echo --instructions)

@@ -24,9 +24,13 @@ it and after it lets it go (the steady-state growth, after a first round).
 ``--servers N`` starts N servers, each on a database of its own, and spreads the tables over them in turn:
 the ceiling of sharing the tables out over N processes (no process in front of them, no table that needs
 another's), to tell whether that would raise the throughput on this machine.
+``--floor`` runs the same clients, after each run at saturation, against ``floor_server.py``: a stand-in that
+does the server's transport alone (the same way in and out on uvloop, frames of the same size and shape) and
+no game and no database, so its figures are the floor of a move's cost on this machine at that moment, and
+the gap to the server's is what the game's work costs.
 
     .venv/bin/python benchmarks/bench_server.py [--tables 100] [--seconds 30] [--moves 200000]
-        [--think 0 0.2] [--postgres URL] [--kill] [--memory 100] [--servers 1] [--json]
+        [--think 0 0.2] [--postgres URL] [--kill] [--memory 100] [--servers 1] [--floor] [--json]
 
 Loopback only; bounded in time and count.
 """
@@ -355,10 +359,12 @@ async def run(tables: int, seconds: float, max_moves: int, think: float, servers
         if server.kill_at_end:
             server.kill()  # SIGKILL while every table has moves in flight; what the clients saw must be stored
     seen = dict(stats.table_state)
-    stored: dict[str, int] = {}
-    for server in servers:
-        stored.update(server.stored_states())
-    lost = sum(max(0, n - stored.get(code, 0)) for code, n in seen.items())
+    lost: int | None = None
+    if servers[0].kind != "floor":  # (the floor's stand-in stores nothing)
+        stored: dict[str, int] = {}
+        for server in servers:
+            stored.update(server.stored_states())
+        lost = sum(max(0, n - stored.get(code, 0)) for code, n in seen.items())
     for p in players:
         p.close()
     await asyncio.wait([p.closed for p in players], timeout=10)
@@ -447,6 +453,10 @@ class Server:
         ]
         self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(cmd)
         self.pid = self.proc.pid
+        self._wait_for_port()
+
+    def _wait_for_port(self) -> None:
+        assert self.proc is not None
         deadline = time.monotonic() + 60
         while True:
             try:
@@ -488,6 +498,22 @@ class Server:
             with self.admin.connect() as c:
                 c.execute(sa.text(f'DROP DATABASE IF EXISTS "{self.dbname}" WITH (FORCE)'))
             self.admin.dispose()
+
+
+class FloorServer(Server):
+    """``floor_server.py`` in a subprocess: the clients' stand-in server that does only the transport (no
+    game, no database), for the floor of a move's cost (``--floor``)."""
+
+    def __init__(self) -> None:
+        self.kind, self.kill_at_end, self.admin = "floor", False, None
+        self.port = free_port()
+        script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "floor_server.py")
+        self.proc = subprocess.Popen([sys.executable, script, str(self.port)])
+        self.pid = self.proc.pid
+        self._wait_for_port()
+
+    def stored_states(self) -> dict[str, int]:
+        raise NotImplementedError("the floor's stand-in stores nothing")
 
 
 def memory_per_table(tables: int, tmp: str, rounds: int = 4) -> dict[str, Any]:
@@ -638,6 +664,12 @@ def main() -> None:
         help="run N servers, each on a database of its own, with the tables spread over them: the most that "
         "sharing the tables out over N processes could give on this machine",
     )
+    parser.add_argument(
+        "--floor",
+        action="store_true",
+        help="after each run at saturation, run the same clients against floor_server.py, a stand-in that does "
+        "the server's transport alone (no game, no database): the floor of a move's cost at that moment",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     try:
@@ -663,6 +695,14 @@ def main() -> None:
                         server.close()
                 if not args.json:
                     report(results[-1])
+                if think == 0 and args.floor:  # the floor, in the minute after the server's own run
+                    floor = FloorServer()
+                    try:
+                        results.append(runner(run(args.tables, args.seconds, args.moves, think, [floor])))
+                    finally:
+                        floor.close()
+                    if not args.json:
+                        report(results[-1])
         memory = memory_per_table(args.memory, tmp) if args.memory else None
         hold = loop_hold(args.hold, 10.0, tmp) if args.hold else None
     if args.json:
@@ -691,28 +731,33 @@ def main() -> None:
 def report(result: dict[str, Any]) -> None:
     lat = result["latency_ms"]
     over = f" over {result['servers']} servers" if result["servers"] > 1 else ""
+    floor = result["database"] == "floor"
+    name = "floor (the transport alone: no game, no database)" if floor else result["database"]
     print(
-        f"{result['database']}: {result['tables']} tables{over}, {result['connections']} WebSocket connections, "
+        f"{name}: {result['tables']} tables{over}, {result['connections']} WebSocket connections, "
         f"think {result['think_seconds']} s, {result['seconds']} s: "
         f"{result['moves']} moves, {result['moves_per_second']} moves/s"
     )
     print(f"  intent → next view latency: p50 {lat['p50']} ms, p95 {lat['p95']} ms, p99 {lat['p99']} ms")
     sh = result["shared_windows"]
-    print(
-        f"    of which {sh['moves']} answers to a window asking several seats (a burn offer, a revolution), whose "
-        f"view moves on once the last of them answered (with a think time, after theirs): p50 {sh['p50']} ms, "
-        f"p95 {sh['p95']} ms; the other answers: p95 {sh['others_p95']} ms, p99 {sh['others_p99']} ms"
-    )
+    if not floor:
+        print(
+            f"    of which {sh['moves']} answers to a window asking several seats (a burn offer, a revolution), "
+            "whose view moves on once the last of them answered (with a think time, after theirs): "
+            f"p50 {sh['p50']} ms, p95 {sh['p95']} ms; the other answers: p95 {sh['others_p95']} ms, "
+            f"p99 {sh['others_p99']} ms"
+        )
     print(
         f"  CPU per move: server {result['server_cpu_ms_per_move']} ms, clients {result['client_cpu_ms_per_move']} ms; "
         f"load average {result['load_average']:.2f} on {os.cpu_count()} cores; CPU time stolen by the "
         f"hypervisor: {result['cpu_steal_percent']}%"
     )
-    ended = "killed with SIGKILL" if result["killed"] else "stopped"
-    print(
-        f"  server {ended} at the end: {result['states_seen_not_stored']} of {result['states_seen']} "
-        "state numbers the clients saw are not in the database"
-    )
+    if not floor:
+        ended = "killed with SIGKILL" if result["killed"] else "stopped"
+        print(
+            f"  server {ended} at the end: {result['states_seen_not_stored']} of {result['states_seen']} "
+            "state numbers the clients saw are not in the database"
+        )
     print(f"  errors: {result['errors'] or 'none'}; failed connections: {result['failed_connections']}")
 
 

@@ -115,3 +115,22 @@ def test_the_load_benchmark_runs_and_reports(servers: int) -> None:
     assert result["latency_ms"]["p50"] <= result["latency_ms"]["p95"] <= result["latency_ms"]["p99"]
     assert result["killed"] and result["states_seen"] > 0 and result["states_seen_not_stored"] == 0
     assert 0 <= result["cpu_steal_percent"] <= 100
+
+
+def test_the_load_benchmark_measures_the_floor_of_the_transport() -> None:
+    """``--floor``: after the run at saturation, the same clients play against the stand-in that does the
+    server's transport alone (``benchmarks/floor_server.py``): its frames are read, answered and timed as the
+    server's are, and no lost moves are counted against a database it does not have."""
+    import subprocess
+    import sys
+
+    bench = Path(__file__).resolve().parents[2] / "benchmarks" / "bench_server.py"
+    args = ["--tables", "2", "--seconds", "2", "--think", "0", "--floor", "--json"]
+    out = subprocess.run([sys.executable, str(bench), *args], capture_output=True, text=True, timeout=120, check=True)
+    server, floor = json.loads(out.stdout)["runs"]
+    assert server["database"] == "sqlite" and floor["database"] == "floor"
+    assert floor["connections"] == 12 and floor["moves"] > 100 and floor["errors"] == {}
+    assert floor["failed_connections"] == 0 and floor["server_cpu_ms_per_move"] > 0
+    assert floor["states_seen"] > 0 and floor["states_seen_not_stored"] is None
+    assert floor["latency_ms"]["p50"] <= floor["latency_ms"]["p95"]
+    assert server["states_seen_not_stored"] == 0
