@@ -38,7 +38,7 @@ from ..event import EventError, check_teams
 from ..match import Match, Tournament, TournamentTable
 from ..rules import RuleSet
 from . import protocol as P
-from .config import TableConfig, parse_table_request, valid_nickname
+from .config import TableConfig, parse_table_request, valid_bot, valid_nickname
 from .connection import Connection, token_hash
 from .durability import StoreWriter
 from .errors import RequestError
@@ -359,13 +359,14 @@ def _seat_bots(data: dict[str, Any], teams: list[str]) -> list[list[str | None]]
     if bots is None:
         return [[None] * SEATS, [None] * SEATS]
     if isinstance(bots, dict):
-        for name in bots:
+        for name, bot in bots.items():
             if name not in teams:
                 raise RequestError(400, f"bots: no team {name!r} in this match")
+            valid_bot(bot, f"bots[{name!r}]")
         return [[bots.get(teams[team_at(t, s)]) for s in range(SEATS)] for t in (0, 1)]
     if not (isinstance(bots, list) and len(bots) == 2 and all(isinstance(b, list) and len(b) == SEATS for b in bots)):
         raise RequestError(400, "bots must be two lists of six (table 1, table 2) or an object team → bot")
-    return [list(bots[0]), list(bots[1])]
+    return [[valid_bot(b, f"bots[{t}][{s}]") for s, b in enumerate(bots[t])] for t in (0, 1)]
 
 
 def parse_match_request(

@@ -19,11 +19,11 @@ import random
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from ..bots import BOTS, make_bot
+from ..bots import make_bot
 from ..event import Event, EventError, Fixture, MatchResult, check_teams
 from ..match import Tournament
 from ..rules import RuleSet
-from .config import parse_table_request
+from .config import parse_table_request, valid_bot
 from .connection import token_hash
 from .durability import StoreWriter
 from .errors import RequestError
@@ -204,8 +204,7 @@ def parse_event_request(
     for team, bot in bots_in.items():
         if team not in teams:
             raise RequestError(400, f"bots: no team {team!r} in this event")
-        if bot is not None and bot not in BOTS:
-            raise RequestError(400, f"no bot {bot!r}; the bots are {', '.join(sorted(BOTS))}")
+        valid_bot(bot, f"bots[{team!r}]")
     table = {k: data[k] for k in TABLE_FIELDS if k in data}
     table.setdefault("preset", "tournament")
     config = parse_table_request({**table, "set_length": deals}, default_turn, default_bot_delay, default_ready)
