@@ -8,6 +8,7 @@ from __future__ import annotations
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -109,3 +110,84 @@ def test_deeply_nested_json_is_a_400_everywhere(server: Served) -> None:
     r = server.post("/api/tables", content=b'{"options": ' + b"[" * 2000 + b"]" * 2000 + b"}")
     assert r.status_code == 400, r.text
     assert "Traceback" not in server.log.read_text()
+
+
+# ------------------------------------------------------------------------------------------ 1: the lockout
+
+TEAMS16 = [f"T{i}" for i in range(16)]
+
+
+def _fixtures(server: Served, code: str) -> list[str]:
+    event = server.get(f"/api/events/{code}").json()
+    return [m["key"] for r in event["rounds"] for m in r["matches"]]
+
+
+def test_looping_event_starts_no_longer_locks_anyone_out_even_after_a_restart(tmp_path: Path) -> None:
+    """The review's lockout: an event of 16 teams, its matches started in a loop, every start two tables
+    waiting for players, until the server holds all it can and refuses everyone.  Now an event's matches count
+    toward the client that starts them (10 waiting tables at most), and toward the event (12 here); the
+    tables keep who created them across a restart; and another client goes on creating tables."""
+    attacker, accomplice, bystander = "198.51.100.66", "198.51.100.67", "203.0.113.5"
+    with serving(tmp_path, "--max-tables", "16", "--tables-per-event", "12") as server:
+        ev = server.post("/api/events", {"teams": TEAMS16}, client=attacker).json()
+        fixtures = _fixtures(server, ev["code"])
+        start = {"owner_token": ev["owner_token"]}
+        statuses = [
+            server.post(f"/api/events/{ev['code']}/start", {**start, "fixture": f}, client=attacker).status_code
+            for f in fixtures[:8]
+        ]
+        assert statuses == [200] * 5 + [429] * 3, statuses  # 10 tables waiting: the attacker's cap
+        r = server.post(f"/api/events/{ev['code']}/start", {**start, "fixture": fixtures[0]}, client=accomplice)
+        assert r.status_code == 409  # a started match is not started again (no tables opened)
+        r = server.post(f"/api/events/{ev['code']}/start", {**start, "fixture": fixtures[5]}, client=accomplice)
+        assert r.status_code == 200, r.text
+        r = server.post(f"/api/events/{ev['code']}/start", {**start, "fixture": fixtures[6]}, client=accomplice)
+        assert r.status_code == 429 and "12 tables open" in r.json()["error"], r.text  # the event's cap
+        r = server.post("/api/tables", {"bots": ["random"] * 6}, client=attacker)
+        assert r.status_code == 429 and "10 tables waiting" in r.json()["error"]
+        assert server.post("/api/tables", {}, client=bystander).status_code == 201
+        server.restart()
+        # the attacker's tables are still its own, and the event's its own
+        r = server.post("/api/tables", {}, client=attacker)
+        assert r.status_code == 429 and "10 tables waiting" in r.json()["error"], r.text
+        r = server.post(f"/api/events/{ev['code']}/start", {**start, "fixture": fixtures[7]}, client=accomplice)
+        assert r.status_code == 429, r.text
+        assert server.post("/api/tables", {}, client=bystander).status_code == 201
+        # its organiser closes a match: its tables close, and the fixture may be started again
+        event = server.get(f"/api/events/{ev['code']}").json()
+        first = next(m for r in event["rounds"] for m in r["matches"] if m["key"] == fixtures[0])
+        match = server.get(f"/api/matches/{first['match']}").json()
+        r = server.post(f"/api/matches/{first['match']}/close", {"owner_token": "nope"})
+        assert r.status_code == 403
+        r = server.post(f"/api/matches/{first['match']}/close", start)
+        assert r.status_code == 200, r.text
+        for t in match["tables"]:
+            assert server.get(f"/api/tables/{t['code']}").json()["status"] == "closed"
+        event = server.get(f"/api/events/{ev['code']}").json()
+        assert next(m for r in event["rounds"] for m in r["matches"] if m["key"] == fixtures[0])["status"] == (
+            "not started"
+        )
+        r = server.post(f"/api/events/{ev['code']}/start", {**start, "fixture": fixtures[0]}, client=attacker)
+        assert r.status_code == 200, r.text
+        # the organiser closes the event: every match of it still waiting is closed
+        assert server.post(f"/api/events/{ev['code']}/close", start).status_code == 200
+        assert server.get(f"/api/events/{ev['code']}").status_code == 404
+        for t in match["tables"]:
+            assert server.get(f"/api/tables/{t['code']}").json()["status"] == "closed"
+        assert server.post("/api/tables", {}, client=attacker).status_code == 201
+
+
+def test_a_match_waiting_for_players_expires_as_a_table_does_also_after_a_restart(tmp_path: Path) -> None:
+    with serving(tmp_path, "--waiting-seconds", "1.5") as server:
+        ev = server.post("/api/events", {"teams": ["A", "B"]}).json()
+        out = server.post(f"/api/events/{ev['code']}/start", {"owner_token": ev["owner_token"], "fixture": "r1m1"})
+        assert out.status_code == 200, out.text
+        tables = [t["code"] for t in out.json()["table_codes"]]
+        assert server.get(f"/api/tables/{tables[0]}").json()["status"] == "waiting"
+        server.restart()  # (restored: the idle time counts from the last stored change)
+        deadline = time.monotonic() + 20
+        while server.get(f"/api/tables/{tables[0]}").json()["status"] != "closed":
+            assert time.monotonic() < deadline, "the match's tables did not expire"
+            time.sleep(0.2)
+        assert server.get(f"/api/tables/{tables[1]}").json()["status"] == "closed"
+        assert server.get(f"/api/events/{ev['code']}").json()["rounds"][0]["matches"][0]["status"] == "not started"

@@ -27,7 +27,9 @@ match's record at its end.  A restart replays both tables from their events and 
 from __future__ import annotations
 
 import dataclasses
+import hmac
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -164,9 +166,11 @@ class DuplicateRoom(Room):
 class MatchHall:
     """A duplicate match between two teams at two tables, and its scorekeeper's view (记分员)."""
 
-    def __init__(self, row_id: int, code: str, info: dict[str, Any], writer: StoreWriter) -> None:
+    def __init__(self, row_id: int, code: str, info: dict[str, Any], writer: StoreWriter, owner_hash: str = "") -> None:
         self.id = row_id
         self.code = code
+        self.owner_hash = owner_hash
+        """The hash of its organiser's token (an event's match: the event's organiser closes it)."""
         self.info = info
         self.teams: tuple[str, str] = (info["teams"][0], info["teams"][1])
         self.writer = writer
@@ -401,16 +405,14 @@ def parse_match_request(
 
 
 async def create_match(
-    lobby: Lobby, data: Any, event: EventHall | None = None, fixture: str | None = None, client: str | None = None
+    lobby: Lobby, data: Any, event: EventHall | None = None, fixture: str | None = None, client: str = ""
 ) -> tuple[MatchHall, dict[str, Any]]:
     """``POST /api/matches``: a new match with its two tables; answers its code, the organiser's secret
-    token, a join code per team and per table.  ``client`` (the address asking) is limited in how fast it
-    creates, as for tables (an event's matches, started by its organiser, are not)."""
+    token, a join code per team and per table.  ``client`` (the address asking — for an event's match, its
+    organiser's) is limited as for tables (:meth:`.lobby.Lobby.admit`: its two tables count toward the
+    client's caps, and the event's)."""
     teams, configs = parse_match_request(data, lobby.default_turn, lobby.default_bot_delay, lobby.default_ready)
-    if client is not None and not lobby.creates.take(client):
-        raise RequestError(429, "too many tables created: wait a little before creating another")
-    if len(lobby.rooms) + 2 > lobby.max_tables:
-        raise RequestError(503, "the server has as many tables as it can hold")
+    key = lobby.admit(client, 2, event)
     codes: list[str] = []
     while len(codes) < 3:
         code = await lobby._new_code()
@@ -428,14 +430,14 @@ async def create_match(
         "fixture": fixture,
     }
     store = lobby.writer.store
-    hall_id = await lobby.writer.call(store.create_table, code, info, token_hash(owner))
-    hall = MatchHall(hall_id, code, info, lobby.writer)
+    hall_id = await lobby.writer.call(store.create_table, code, info, token_hash(owner), key)
+    hall = MatchHall(hall_id, code, info, lobby.writer, token_hash(owner))
     rooms = []
     for t, tcode in enumerate(table_codes):
         config = DuplicateConfig(**{f.name: getattr(configs[t], f.name) for f in dataclasses.fields(TableConfig)})
         config = dataclasses.replace(config, table=t, match=code)
         nobody = token_hash(new_token())  # a table of a match is not closed on its own
-        table_id = await lobby.writer.call(store.create_table, tcode, config.to_dict(), nobody)
+        table_id = await lobby.writer.call(store.create_table, tcode, config.to_dict(), nobody, key)
         rooms.append(DuplicateRoom(table_id, tcode, config, nobody, lobby.writer, lobby.limits))
     hall.join_tables(rooms)
     hall.event = event
@@ -443,6 +445,7 @@ async def create_match(
     lobby.matches[code] = hall
     for room in rooms:
         lobby.rooms[room.code] = room
+        lobby.created(room.code, key)
     for room in rooms:
         if not any(s.bot is None for s in room.seats):
             room.commit("start")
@@ -455,6 +458,21 @@ def _codes(hall: MatchHall) -> dict[str, Any]:
         "team_codes": [{"team": name, "code": c} for name, c in zip(hall.teams, hall.team_codes(), strict=True)],
         "table_codes": [{"table": r.table_index, "code": r.code} for r in hall.tables],
     }
+
+
+async def close_match(lobby: Lobby, code: str, data: Any) -> dict[str, Any]:
+    """``POST /api/matches/{code}/close`` with ``owner_token``: its organiser (an event's match: the event's)
+    closes a match that has not ended — both tables; in an event, its fixture may be started again."""
+    hall = match_of(lobby, code)
+    token = data.get("owner_token") if isinstance(data, dict) else None
+    owners = [hall.owner_hash] + ([hall.event.owner_hash] if hall.event is not None else [])
+    if not isinstance(token, str) or not any(hmac.compare_digest(token_hash(token), h) for h in owners if h):
+        raise RequestError(403, "only the match's organiser can close it")
+    if hall.over or hall.finishing:
+        raise RequestError(409, "the match is over")
+    lobby.close_match(hall, "organiser", "closed by its organiser")
+    await lobby.writer.drain()
+    return {"code": hall.code, "closed": True}
 
 
 def match_of(lobby: Lobby, code: str) -> MatchHall:
@@ -523,11 +541,12 @@ async def restore_halls(lobby: Lobby, stored: list[StoredTable]) -> None:
                     raise ValueError(f"table {tcode} of match {st.code} is not stored")
                 room = DuplicateRoom.replay(tst, lobby.writer, lobby.limits)
                 assert isinstance(room, DuplicateRoom)
+                lobby.restored(room, tst, time.monotonic())
                 rooms.append(room)
         except (ValueError, KeyError, TypeError):
             log.exception("match %s cannot be restored", st.code)
             continue
-        hall = MatchHall(st.id, st.code, st.config, lobby.writer)
+        hall = MatchHall(st.id, st.code, st.config, lobby.writer, st.owner_hash)
         hall.join_tables(rooms)
         event_code = st.config.get("event")
         hall.event = events.get(event_code) if event_code else None

@@ -34,12 +34,16 @@ class Limits:
     (code 1008).  ``queue`` frames may wait to be sent before a connection that does not read is dropped.
     ``hello_seconds``: time to say hello.
 
-    Per client (its IP address): ``create_rate``/``create_burst``, tables created per second;
-    ``waiting_per_client``, tables it created that may wait for players at once; ``seat_rate``/``seat_burst``,
+    Per client (its IP address): ``create_rate``/``create_burst``, creations (tables, matches, events, an
+    event's matches) per second; ``waiting_per_client``, tables it created (by any door: its tables, its
+    matches' and the matches it started in an event) that may wait for players at once, and
+    ``tables_per_client`` that may be open (waiting or in play); ``seat_rate``/``seat_burst``,
     HTTP joins and leaves per second (and the same per seat of a table).  Per seat: ``auto_rate``/
     ``auto_burst``, 托管 switches per second.
 
-    Per table: a table waiting for players is closed after ``waiting_seconds`` without a change; a finished
+    Per event: ``tables_per_event``, tables of its matches open at once.
+
+    Per table: a table (or a match) waiting for players is closed after ``waiting_seconds`` without a change; a finished
     table stays in memory ``over_seconds`` for the clients watching it, then is served from storage only.
     """
 
@@ -52,6 +56,8 @@ class Limits:
     create_rate: float = 0.2
     create_burst: float = 10.0
     waiting_per_client: int = 10
+    tables_per_client: int = 20
+    tables_per_event: int = 16
     seat_rate: float = 0.5
     seat_burst: float = 10.0
     auto_rate: float = 0.5
@@ -63,7 +69,7 @@ class Limits:
         """Refuse limits that would break the server (a rate of NaN or below 0 lets nothing through, or
         everything; a burst below 1 refuses every message): a :class:`~.errors.SettingError` naming the field."""
         for name, value in vars(self).items():
-            whole = name in ("queue", "waiting_per_client")
+            whole = name in ("queue", "waiting_per_client", "tables_per_client", "tables_per_event")
             if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
                 raise SettingError(name, f"must be {'an integer' if whole else 'a number'}, not {value!r}")
             if name == "over_seconds":
