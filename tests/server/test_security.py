@@ -191,3 +191,30 @@ def test_a_match_waiting_for_players_expires_as_a_table_does_also_after_a_restar
             time.sleep(0.2)
         assert server.get(f"/api/tables/{tables[1]}").json()["status"] == "closed"
         assert server.get(f"/api/events/{ev['code']}").json()["rounds"][0]["matches"][0]["status"] == "not started"
+
+
+# ------------------------------------------------------------------------------------------ 2: the match leak
+
+
+def test_a_match_table_shows_nothing_of_a_deal_the_other_table_still_plays(server: Served) -> None:
+    """Table 1 (all bots) plays deal 0 to its end while table 2 waits for a person: the same cards are still
+    to be played there, so table 1's public view holds nothing of that deal — no places, no out order, no
+    points."""
+    body = {"bots": [["random"] * 6, ["random"] * 5 + [None]], "bot_delay": 0, "turn_seconds": None, "deals": 2}
+    out = server.post("/api/matches", body).json()
+    one, two = (t["code"] for t in out["table_codes"])
+    deadline = time.monotonic() + 60
+    while True:
+        view = server.get(f"/api/tables/{one}").json()
+        if view["duplicate"]["waiting"]:
+            break
+        assert time.monotonic() < deadline, "table 1 did not finish its first deal"
+        time.sleep(0.1)
+    assert server.get(f"/api/tables/{two}").json()["status"] == "waiting"
+    assert view["last_deal"] is None, view["last_deal"]
+    assert view["points"] == [] and view["deals_over"] == 0 and view["totals"] == [0, 0]
+    assert view["duplicate"]["small_points"] == [] and view["duplicate"]["complete"] == 0
+    match = server.get(f"/api/matches/{out['code']}").json()
+    assert match["results"] == [] and match["totals"] == [0, 0]
+    for text in (server.get(f"/api/tables/{one}").text, server.get(f"/api/matches/{out['code']}").text):
+        assert "places" not in text and "out_order" not in text

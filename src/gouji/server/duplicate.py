@@ -137,12 +137,17 @@ class DuplicateRoom(Room):
 
     def public(self, config: bool = True) -> dict[str, Any]:
         """The table as everyone may see it, with ``duplicate`` (:meth:`MatchHall.table_info`); its points
-        are those of the deals both tables have finished only: a deal this table finished first is not
-        scored in public while the other table plays the same cards."""
+        and its last deal's summary (``last_deal``: places, out order, 闷, failed burns, revolts) are those
+        of the deals both tables have finished only: nothing of a deal this table finished first is public
+        while the other table plays the same cards."""
         out = super().public(config)
         if self.hall is not None:
+            complete = self.hall.complete()
             out["duplicate"] = self.hall.table_info(self.table_index)
-            points = out["points"][: self.hall.complete()]
+            last = out["last_deal"]
+            if last is not None and last["deal"] >= complete:
+                out["last_deal"] = self._make_last_deal(before=complete)
+            points = out["points"][:complete]
             out["points"] = points
             out["deals_over"] = len(points)
             out["totals"] = [sum(p[0] for p in points), sum(p[1] for p in points)]
