@@ -218,3 +218,27 @@ def test_a_match_table_shows_nothing_of_a_deal_the_other_table_still_plays(serve
     assert match["results"] == [] and match["totals"] == [0, 0]
     for text in (server.get(f"/api/tables/{one}").text, server.get(f"/api/matches/{out['code']}").text):
         assert "places" not in text and "out_order" not in text
+
+
+# ------------------------------------------------------------------------------------------ 5: headers
+
+
+def test_every_answer_carries_the_security_headers(server: Served) -> None:
+    table = server.post("/api/tables", {}).json()
+    answers = [
+        server.get("/"),
+        server.get("/app.js"),
+        server.get("/style.css"),
+        server.get("/nothing-here.html"),
+        server.get(f"/api/tables/{table['code']}"),
+        server.get("/api/tables/NONE23"),
+        server.get(f"/t/{table['code']}", follow_redirects=False),
+        server.post("/api/tables", {"bots": 1}),
+    ]
+    for r in answers:
+        h = r.headers
+        csp = h.get("content-security-policy", "")
+        assert "default-src 'self'" in csp and "frame-ancestors 'none'" in csp, (r.url, dict(h))
+        assert "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp
+        assert h.get("x-content-type-options") == "nosniff" and h.get("referrer-policy") == "no-referrer"
+        assert h.get("x-frame-options") == "DENY"

@@ -54,6 +54,7 @@ from .config import check_table_defaults
 from .connection import Connection, SendText, WriteNow, token_hash
 from .durability import StoreWriter, Writer
 from .errors import RequestError
+from .guard import Guard
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
 from .play_socket import PlaySocket
@@ -147,6 +148,7 @@ def create_app(
     ]
     app = _App(routes=routes, lifespan=lifespan)
     app.state.limits = lim
+    app.state.guard = Guard()
     return app
 
 
@@ -168,6 +170,10 @@ class _App(Starlette):
                 scope["path_params"] = {"code": m["code"]}
                 await _websocket(WebSocket(scope, receive, send), send)
                 return
+        if scope["type"] == "http":  # (every answer through the guard: its security headers)
+            guard: Guard = self.state.guard
+            await guard.http(super().__call__, scope, receive, send)
+            return
         await super().__call__(scope, receive, send)
 
 
