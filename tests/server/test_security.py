@@ -242,3 +242,74 @@ def test_every_answer_carries_the_security_headers(server: Served) -> None:
         assert "'unsafe-inline'" not in csp and "'unsafe-eval'" not in csp
         assert h.get("x-content-type-options") == "nosniff" and h.get("referrer-policy") == "no-referrer"
         assert h.get("x-frame-options") == "DENY"
+
+
+# ------------------------------------------------------------------------------------------ 6: other sites
+
+
+def _ws(server: Served, code: str, client: str = "203.0.113.1", origin: str | None = None) -> Any:
+    """A WebSocket to a table (the caller closes it); raises InvalidStatus when the upgrade is refused."""
+    from websockets.sync.client import connect
+
+    headers = {"X-Forwarded-For": client}
+    if origin is not None:
+        headers["Origin"] = origin
+    return connect(f"ws://127.0.0.1:{server.port}/ws/tables/{code}", additional_headers=headers, open_timeout=10)
+
+
+def _refused(server: Served, code: str, **kw: Any) -> tuple[int, str]:
+    from websockets.exceptions import InvalidStatus
+
+    with pytest.raises(InvalidStatus) as e:
+        _ws(server, code, **kw).close()
+    return e.value.response.status_code, e.value.response.body.decode()
+
+
+def test_cross_site_posts_and_websockets_are_refused(server: Served) -> None:
+    own = server.base
+    evil = {"Origin": "https://evil.example"}
+    # the review's: a hostile page's form (text/plain) creates a table from its visitor's address
+    r = server.post("/api/tables", content=b'{"bots": []}', headers={**evil, "content-type": "text/plain"})
+    assert r.status_code == 403 and "cross-site request refused" in r.json()["error"], r.text
+    r = server.post("/api/tables", {}, headers=evil)
+    assert r.status_code == 403
+    r = server.post("/api/tables", {}, headers={"Origin": "null"})
+    assert r.status_code == 403
+    r = server.post("/api/tables", {}, headers={"Origin": f"http://localhost:{server.port}"})  # another host
+    assert r.status_code == 403
+    # a body that is not sent as JSON is refused, whoever sends it
+    for kind in ("text/plain", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x"):
+        r = server.post("/api/tables", content=b"{}", headers={"content-type": kind})
+        assert r.status_code == 415 and "application/json" in r.json()["error"], (kind, r.text)
+    r = server.post("/api/tables", content=b"", headers={"content-type": "text/plain"})
+    assert r.status_code == 415
+    # the server's own pages, and clients that are not browsers (no Origin), go on as before
+    table = server.post("/api/tables", {"bots": [None] + ["random"] * 5}, headers={"Origin": own}).json()
+    assert table["code"]
+    r = server.post(f"/api/tables/{table['code']}/join", {"nickname": "ann"}, headers={"Origin": own + "/"})
+    assert r.status_code == 200, r.text
+    assert server.get(f"/api/tables/{table['code']}", headers=evil).status_code == 200  # reading is no harm
+    # WebSocket upgrades: from another site refused before they open, from the server's own pages let in
+    status, body = _refused(server, table["code"], origin="https://evil.example")
+    assert status == 403 and "cross-site request refused" in body
+    with _ws(server, table["code"], origin=own) as ws:
+        ws.send('{"type": "hello", "v": 1}')
+        assert '"welcome"' in ws.recv(timeout=10)
+    with _ws(server, table["code"]) as ws:
+        ws.send('{"type": "hello", "v": 1}')
+        assert '"welcome"' in ws.recv(timeout=10)
+
+
+def test_an_allowed_origin_names_the_public_site_behind_a_proxy(tmp_path: Path) -> None:
+    with serving(tmp_path, "--allowed-origin", "https://gouji.example") as server:
+        assert server.post("/api/tables", {}, headers={"Origin": "https://gouji.example"}).status_code == 201
+        assert server.post("/api/tables", {}, headers={"Origin": "https://gouji.example:443"}).status_code == 201
+        assert server.post("/api/tables", {}, headers={"Origin": "http://gouji.example"}).status_code == 403
+        assert server.post("/api/tables", {}, headers={"Origin": "https://evil.example"}).status_code == 403
+    r = subprocess.run(
+        [sys.executable, "-m", "gouji.server.serve", "--allowed-origin", "gouji.example"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert r.returncode == 2 and "'gouji.example' is not an origin" in r.stderr

@@ -32,10 +32,11 @@ import contextlib
 import html
 import json
 import logging
+import math
 import re
 import struct
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 import orjson
@@ -54,7 +55,7 @@ from .config import check_table_defaults
 from .connection import Connection, SendText, WriteNow, token_hash
 from .durability import StoreWriter, Writer
 from .errors import RequestError
-from .guard import Guard
+from .guard import Guard, client_of
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
 from .play_socket import PlaySocket
@@ -78,12 +79,16 @@ def create_app(
     max_tables: int = 2000,
     ready_seconds: float | None = None,
     writer: str = "thread",
+    allowed_origins: Sequence[str] = (),
 ) -> Starlette:
     """The server's ASGI app on ``database_url`` (SQLite or ``postgresql+psycopg://…``).
 
     ``writer``: where the database's transactions run — ``"thread"``, a thread of this process
     (:class:`~gouji.server.durability.Writer`), or ``"process"``, a process of their own
     (:class:`~gouji.server.writer_process.ProcessWriter`, which ``gouji serve`` uses on Linux).
+
+    ``allowed_origins``: origins besides the server's own (its ``Host``) whose pages may send it requests
+    that change something and open its WebSockets (:mod:`.guard`).
 
     ``turn_seconds``, ``bot_delay`` and ``ready_seconds`` (how long the pause between two deals of a set waits
     for the players; None: each table's turn time) are the defaults of tables created without them.
@@ -148,7 +153,7 @@ def create_app(
     ]
     app = _App(routes=routes, lifespan=lifespan)
     app.state.limits = lim
-    app.state.guard = Guard()
+    app.state.guard = Guard(allowed_origins)
     return app
 
 
@@ -170,7 +175,7 @@ class _App(Starlette):
                 scope["path_params"] = {"code": m["code"]}
                 await _websocket(WebSocket(scope, receive, send), send)
                 return
-        if scope["type"] == "http":  # (every answer through the guard: its security headers)
+        if scope["type"] == "http":  # (every answer through the guard: its checks and security headers)
             guard: Guard = self.state.guard
             await guard.http(super().__call__, scope, receive, send)
             return
@@ -385,7 +390,30 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
     socket (:meth:`_Play.direct`) rather than through this task."""
     lobby: Lobby = ws.app.state.lobby
     lim: Limits = ws.app.state.limits
+    guard: Guard = ws.app.state.guard
     code = ws.path_params["code"].upper()
+    client = client_of(ws.scope)
+    why = guard.cross_site(ws.scope)
+    if why is not None:
+        await _deny(ws, 403, why)
+        return
+    await _play_socket(ws, raw_send, lobby, lim, guard, code, client)
+
+
+async def _deny(ws: WebSocket, status: int, message: str, retry_after: float | None = None) -> None:
+    """Refuse a WebSocket upgrade with an HTTP answer (``status``, the JSON error), where the server can send
+    one; else close it before it opens (Uvicorn answers 403)."""
+    headers = {"retry-after": str(max(1, math.ceil(retry_after)))} if retry_after is not None else None
+    if "websocket.http.response" in ws.scope.get("extensions", {}):
+        await ws.send_denial_response(JSONResponse({"error": message}, status, headers=headers))
+    else:  # pragma: no cover - Uvicorn's WebSocket protocols have the extension
+        await ws.close(1008)
+
+
+async def _play_socket(
+    ws: WebSocket, raw_send: Send | None, lobby: Lobby, lim: Limits, guard: Guard, code: str, client: str
+) -> None:
+    """The WebSocket of play, once the upgrade is let in (:func:`_websocket`)."""
     await ws.accept()
     send, write_now = (ws.send_text, None) if raw_send is None else _text_sender(raw_send)
     conn = Connection(limit=lim.queue, send=send, write_now=write_now)

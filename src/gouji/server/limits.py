@@ -145,12 +145,17 @@ async def read_capped(request: Request, limit: int) -> bytes | None:
 
 async def read_json(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
     """A request's JSON body, an object ({} when the body is empty), read as it streams in (:func:`read_capped`);
-    :class:`~.errors.RequestError` for a body past ``limit`` bytes (413), one that is not JSON, nests deeper
+    :class:`~.errors.RequestError` for a body past ``limit`` bytes (413), one not sent as
+    ``application/json`` (415: a content type, or a body, of any other type), one that is not JSON, nests deeper
     than :data:`MAX_JSON_DEPTH` or is not an object (400).  The one reader of every JSON body the server
     takes."""
     raw = await read_capped(request, limit)
     if raw is None:
         raise RequestError(413, f"a request body is at most {limit} bytes")
+    kind = request.headers.get("content-type")
+    if (raw or kind is not None) and (kind or "").split(";")[0].strip().lower() != "application/json":
+        # (a browser sends a form's or text/plain body to another site without asking it first)
+        raise RequestError(415, "a request body is JSON, sent with Content-Type: application/json")
     if not raw:
         return {}
     try:

@@ -15,6 +15,7 @@ import uvicorn
 from .app import WRITERS, create_app
 from .config import check_table_defaults
 from .errors import SettingError
+from .guard import allowed_origins
 from .limits import Limits
 from .play_socket import PlaySocket
 from .storage import StorageError, open_store
@@ -95,6 +96,7 @@ def run(
     trusted_proxy: Sequence[str] = (),
     writer: str | None = None,
     max_tables: int = 2000,
+    allowed_origin: Sequence[str] = (),
 ) -> None:
     """Serve until interrupted.  ``trusted_proxy``: the reverse proxies (addresses or networks) whose
     ``X-Forwarded-For`` names the client, for the per-client limits (:func:`proxy_options`).  ``writer``:
@@ -111,6 +113,7 @@ def run(
         limits=limits,
         writer=writer or DEFAULT_WRITER,
         max_tables=max_tables,
+        allowed_origins=allowed_origin,
     )
     tune_interpreter()
     uvicorn.run(
@@ -172,6 +175,14 @@ def main(argv: list[str] | None = None) -> None:
         help="a reverse proxy (address or network) whose X-Forwarded-For names the client (per-client limits)",
     )
     parser.add_argument(
+        "--allowed-origin",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="URL",
+        help="an origin (https://gouji.example) whose pages may use the server, besides the one its Host names",
+    )
+    parser.add_argument(
         "--writer", choices=WRITERS, default=DEFAULT_WRITER, help="where the database's transactions run"
     )
     parser.add_argument("--log-level", default="info")
@@ -201,6 +212,10 @@ def main(argv: list[str] | None = None) -> None:
     except ValueError as e:
         parser.error(f"--trusted-proxy: {e}")
     try:
+        allowed_origins(args.allowed_origin)
+    except ValueError as e:
+        parser.error(f"--allowed-origin: {e}")
+    try:
         run(
             args.host,
             args.port,
@@ -214,6 +229,7 @@ def main(argv: list[str] | None = None) -> None:
             trusted_proxy=args.trusted_proxy,
             writer=args.writer,
             max_tables=args.max_tables,
+            allowed_origin=args.allowed_origin,
         )
     except StorageError as e:
         parser.exit(2, f"{parser.prog}: {e}\n")
