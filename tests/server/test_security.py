@@ -313,3 +313,34 @@ def test_an_allowed_origin_names_the_public_site_behind_a_proxy(tmp_path: Path) 
         timeout=60,
     )
     assert r.returncode == 2 and "'gouji.example' is not an origin" in r.stderr
+
+
+# ------------------------------------------------------------------------------------------ 9: guessing codes
+
+
+def test_guessing_codes_is_throttled_per_client(tmp_path: Path) -> None:
+    with serving(tmp_path, "--miss-burst", "6", "--miss-rate", "0.25") as server:
+        code = server.post("/api/tables", {"bots": [None] + ["random"] * 5}).json()["code"]
+        guesser, player = "198.51.100.9", "203.0.113.77"
+        guesses = [
+            server.get("/api/tables/ZZZZZ2", client=guesser),
+            server.get("/api/matches/ZZZZZ3", client=guesser),
+            server.get("/api/events/ZZZZZ4", client=guesser),
+            server.post("/api/teams/ZZZZZ5-1/join", {"nickname": "x"}, client=guesser),
+            server.get("/api/records/999999", client=guesser),
+        ]
+        assert [r.status_code for r in guesses] == [404] * 5
+        with _ws(server, "ZZZZZ6", client=guesser) as ws:  # a hello naming no table is a miss too
+            ws.send('{"type": "hello", "v": 1}')
+            assert '"no_table"' in ws.recv(timeout=10)
+        r = server.get("/api/tables/ZZZZZ7", client=guesser)
+        assert r.status_code == 429 and 1 <= int(r.headers["retry-after"]) <= 4, r.text
+        # now every lookup it makes is refused: a hit is not told from a miss
+        assert server.get(f"/api/tables/{code}", client=guesser).status_code == 429
+        assert _refused(server, code, client=guesser)[0] == 429
+        # anyone else is not slowed
+        assert server.get(f"/api/tables/{code}", client=player).status_code == 200
+        assert server.get("/api/tables/ZZZZZ8", client=player).status_code == 404
+        time.sleep(4.2)  # one miss back (one every 4 seconds)
+        assert server.get("/api/tables/ZZZZZ9", client=guesser).status_code == 404
+        assert server.get("/api/tables/ZZZZZA", client=guesser).status_code == 429

@@ -153,7 +153,7 @@ def create_app(
     ]
     app = _App(routes=routes, lifespan=lifespan)
     app.state.limits = lim
-    app.state.guard = Guard(allowed_origins)
+    app.state.guard = Guard(lim, allowed_origins)
     return app
 
 
@@ -397,6 +397,10 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
     if why is not None:
         await _deny(ws, 403, why)
         return
+    wait = guard.blocked(client)
+    if wait > 0:
+        await _deny(ws, 429, "too many requests for things that do not exist: wait", wait)
+        return
     await _play_socket(ws, raw_send, lobby, lim, guard, code, client)
 
 
@@ -438,6 +442,7 @@ async def _play_socket(
             try:
                 msg = play.parse(raw)
                 if msg.type == "hello" and not conn.ready and code not in lobby.rooms:
+                    guard.missed(client)
                     raise await _no_room(lobby, code, msg.id)
                 play.handle(msg)
             except P.ProtocolError as e:

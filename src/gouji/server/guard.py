@@ -9,6 +9,11 @@
   ``Origin`` (not a browser's, or a same-origin ``GET``) is let through: the header is a browser's promise,
   and any other client could send what it likes anyway.  The server's own origin is the one its ``Host``
   header names; behind a proxy that rewrites ``Host``, ``gouji serve --allowed-origin`` names the public one.
+- **Code guessing** (:meth:`Guard.missed`): each client (its address, as for every per-client limit) may
+  miss — ask for a table, match, event, team or record that does not exist (a 404, or a WebSocket ``hello``
+  naming no table) — ``miss_burst`` times, then ``miss_rate`` times a second; once it has no miss left,
+  every lookup it makes is refused (429, ``Retry-After``) until it has one again, so an answer never tells a
+  guess that hit from one that missed.  Play on an open connection is never slowed.
 """
 
 from __future__ import annotations
@@ -19,6 +24,8 @@ from urllib.parse import urlsplit
 
 import orjson
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .limits import Limits, PerClient
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -36,6 +43,9 @@ SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
 """Sent with every HTTP answer (``X-Frame-Options`` for browsers older than ``frame-ancestors``)."""
 
 SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+LOOKUP_PREFIXES = ("/api/", "/t/", "/ws/")
+"""The paths that look something up by a code or an id (the static files at ``/`` do not)."""
 
 DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
 
@@ -82,8 +92,9 @@ def client_of(scope: Scope) -> str:
 class Guard:
     """The checks of :mod:`.guard`, shared by the HTTP wrapper (:meth:`wrap`) and the WebSocket endpoint."""
 
-    def __init__(self, origins: Sequence[str] = ()) -> None:
+    def __init__(self, limits: Limits, origins: Sequence[str] = ()) -> None:
         self.origins = allowed_origins(origins)
+        self.misses = PerClient(limits.miss_rate, limits.miss_burst)
 
     # ------------------------------------------------------------------ same origin
 
@@ -116,6 +127,16 @@ class Guard:
             return False
         return int(port) == o_port if port.isdigit() else not port and o_port == DEFAULT_PORTS[o_scheme]
 
+    # ------------------------------------------------------------------ code guessing
+
+    def blocked(self, client: str) -> float:
+        """Seconds until ``client`` may look a code up again (0: now)."""
+        return self.misses.wait(client)
+
+    def missed(self, client: str) -> None:
+        """``client`` asked for something that does not exist."""
+        self.misses.take(client)
+
     # ------------------------------------------------------------------ the HTTP wrapper
 
     async def http(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
@@ -126,10 +147,29 @@ class Guard:
                 message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
             await send(message)
 
-        if scope["method"] not in SAFE_METHODS and (why := self.cross_site(scope)) is not None:
+        method, path = scope["method"], scope["path"]
+        if method not in SAFE_METHODS and (why := self.cross_site(scope)) is not None:
             await _refuse(send_secured, 403, why)
             return
-        await app(scope, receive, send_secured)
+        if not path.startswith(LOOKUP_PREFIXES):
+            await app(scope, receive, send_secured)
+            return
+        client = client_of(scope)
+        wait = self.blocked(client)
+        if wait > 0:
+            await _refuse(send_secured, 429, "too many requests for things that do not exist: wait", wait)
+            return
+        status = 0
+
+        async def send_counted(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send_secured(message)
+
+        await app(scope, receive, send_counted)
+        if status == 404:
+            self.missed(client)
 
 
 async def _refuse(send: Send, status: int, message: str, retry_after: float | None = None) -> None:

@@ -25,6 +25,10 @@ MAX_JSON_DEPTH = 8
 """The deepest a request body's JSON may nest (the deepest request, a match's ``bots``, nests 3 levels)."""
 
 
+WHOLE_LIMITS = ("queue", "waiting_per_client", "tables_per_client", "tables_per_event")
+"""The limits that are counts (integers); the others are rates, bursts and times."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """The server's limits.
@@ -40,6 +44,10 @@ class Limits:
     ``tables_per_client`` that may be open (waiting or in play); ``seat_rate``/``seat_burst``,
     HTTP joins and leaves per second (and the same per seat of a table).  Per seat: ``auto_rate``/
     ``auto_burst``, 托管 switches per second.
+
+    Per client, too: ``miss_rate``/``miss_burst``, lookups of things that do not exist (a table's, match's,
+    event's or team's code, a record's id) per second — past them every lookup is refused for a while
+    (:mod:`.guard`).
 
     Per event: ``tables_per_event``, tables of its matches open at once.
 
@@ -58,6 +66,8 @@ class Limits:
     waiting_per_client: int = 10
     tables_per_client: int = 20
     tables_per_event: int = 16
+    miss_rate: float = 1.0
+    miss_burst: float = 30.0
     seat_rate: float = 0.5
     seat_burst: float = 10.0
     auto_rate: float = 0.5
@@ -69,7 +79,7 @@ class Limits:
         """Refuse limits that would break the server (a rate of NaN or below 0 lets nothing through, or
         everything; a burst below 1 refuses every message): a :class:`~.errors.SettingError` naming the field."""
         for name, value in vars(self).items():
-            whole = name in ("queue", "waiting_per_client", "tables_per_client", "tables_per_event")
+            whole = name in WHOLE_LIMITS
             if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
                 raise SettingError(name, f"must be {'an integer' if whole else 'a number'}, not {value!r}")
             if name == "over_seconds":
@@ -123,6 +133,14 @@ class PerClient:
         else:
             self._buckets.move_to_end(key)
         return bucket.take()
+
+    def wait(self, key: object) -> float:
+        """Seconds until ``key`` has a token (0: it has one now); asks without spending or keeping anything."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            return 0.0
+        tokens = min(self.burst, bucket.tokens + (time.monotonic() - bucket.at) * self.rate)
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
 
     def forget(self, key: object) -> None:
         """Drop ``key``'s bucket (what it named is gone)."""

@@ -183,6 +183,10 @@ def main(argv: list[str] | None = None) -> None:
         help="an origin (https://gouji.example) whose pages may use the server, besides the one its Host names",
     )
     parser.add_argument(
+        "--miss-rate", type=float, default=Limits.miss_rate, help="lookups of codes that do not exist per second"
+    )
+    parser.add_argument("--miss-burst", type=float, default=Limits.miss_burst)
+    parser.add_argument(
         "--writer", choices=WRITERS, default=DEFAULT_WRITER, help="where the database's transactions run"
     )
     parser.add_argument("--log-level", default="info")
@@ -199,6 +203,8 @@ def main(argv: list[str] | None = None) -> None:
             waiting_per_client=args.waiting_per_client,
             tables_per_client=args.tables_per_client,
             tables_per_event=args.tables_per_event,
+            miss_rate=args.miss_rate,
+            miss_burst=args.miss_burst,
             seat_rate=args.seat_rate,
             seat_burst=args.seat_burst,
             waiting_seconds=args.waiting_seconds,
