@@ -10,7 +10,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -313,6 +313,38 @@ def test_an_allowed_origin_names_the_public_site_behind_a_proxy(tmp_path: Path) 
         timeout=60,
     )
     assert r.returncode == 2 and "'gouji.example' is not an origin" in r.stderr
+
+
+# ------------------------------------------------------------------------------------------ 7: connections
+
+
+def test_websocket_connections_are_capped_per_client_and_per_table(tmp_path: Path) -> None:
+    with serving(tmp_path, "--ws-per-client", "4", "--ws-per-table", "6") as server, ExitStack() as stack:
+        code = server.post("/api/tables", {"bots": [None] + ["random"] * 5}).json()["code"]
+        ann = [stack.enter_context(_ws(server, code, client="198.51.100.1")) for _ in range(4)]
+        status, body = _refused(server, code, client="198.51.100.1")
+        assert status == 429 and "too many connections from your address (at most 4" in body
+        for _ in range(2):
+            stack.enter_context(_ws(server, code, client="198.51.100.2"))
+        status, body = _refused(server, code, client="198.51.100.3")
+        assert status == 429 and "too many connections to this table (at most 6" in body
+        other = server.post("/api/tables", {"bots": [None] + ["random"] * 5}).json()["code"]
+        with _ws(server, other, client="198.51.100.3") as ws:  # another table is not this one
+            ws.send('{"type": "hello", "v": 1}')
+            assert '"welcome"' in ws.recv(timeout=10)
+        ann.pop().close()
+        deadline = time.monotonic() + 10
+        while True:  # the closed one is counted out once the server has seen it close
+            try:
+                with _ws(server, code, client="198.51.100.3") as ws:
+                    ws.send('{"type": "hello", "v": 1}')
+                    assert '"welcome"' in ws.recv(timeout=10)
+                break
+            except AssertionError:
+                raise
+            except Exception:
+                assert time.monotonic() < deadline
+                time.sleep(0.1)
 
 
 # ------------------------------------------------------------------------------------------ 9: guessing codes

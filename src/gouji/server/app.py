@@ -28,6 +28,7 @@ WebSocket ``/ws/tables/{code}``: the messages of :mod:`.protocol` (``docs/protoc
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import html
 import json
@@ -154,6 +155,7 @@ def create_app(
     app = _App(routes=routes, lifespan=lifespan)
     app.state.limits = lim
     app.state.guard = Guard(lim, allowed_origins)
+    app.state.sockets = SocketCount()
     return app
 
 
@@ -401,7 +403,16 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
     if wait > 0:
         await _deny(ws, 429, "too many requests for things that do not exist: wait", wait)
         return
-    await _play_socket(ws, raw_send, lobby, lim, guard, code, client)
+    sockets: SocketCount = ws.app.state.sockets
+    why = sockets.refuse(client, code, lim)
+    if why is not None:
+        await _deny(ws, 429, why)
+        return
+    sockets.opened(client, code)
+    try:
+        await _play_socket(ws, raw_send, lobby, lim, guard, code, client)
+    finally:
+        sockets.closed(client, code)
 
 
 async def _deny(ws: WebSocket, status: int, message: str, retry_after: float | None = None) -> None:
@@ -412,6 +423,33 @@ async def _deny(ws: WebSocket, status: int, message: str, retry_after: float | N
         await ws.send_denial_response(JSONResponse({"error": message}, status, headers=headers))
     else:  # pragma: no cover - Uvicorn's WebSocket protocols have the extension
         await ws.close(1008)
+
+
+class SocketCount:
+    """The WebSocket connections open per client address and per table (by the code in its path): only those
+    open are kept, so both maps are bounded by the connections."""
+
+    def __init__(self) -> None:
+        self.by_client: collections.Counter[str] = collections.Counter()
+        self.by_table: collections.Counter[str] = collections.Counter()
+
+    def refuse(self, client: str, code: str, lim: Limits) -> str | None:
+        """Why one more connection is refused (None: it is not)."""
+        if self.by_client[client] >= lim.ws_per_client:
+            return f"too many connections from your address (at most {lim.ws_per_client} at once)"
+        if self.by_table[code] >= lim.ws_per_table:
+            return f"too many connections to this table (at most {lim.ws_per_table} at once)"
+        return None
+
+    def opened(self, client: str, code: str) -> None:
+        self.by_client[client] += 1
+        self.by_table[code] += 1
+
+    def closed(self, client: str, code: str) -> None:
+        for counter, key in ((self.by_client, client), (self.by_table, code)):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
 
 
 async def _play_socket(

@@ -25,7 +25,7 @@ MAX_JSON_DEPTH = 8
 """The deepest a request body's JSON may nest (the deepest request, a match's ``bots``, nests 3 levels)."""
 
 
-WHOLE_LIMITS = ("queue", "waiting_per_client", "tables_per_client", "tables_per_event")
+WHOLE_LIMITS = ("queue", "waiting_per_client", "tables_per_client", "tables_per_event", "ws_per_client", "ws_per_table")
 """The limits that are counts (integers); the others are rates, bursts and times."""
 
 
@@ -47,7 +47,9 @@ class Limits:
 
     Per client, too: ``miss_rate``/``miss_burst``, lookups of things that do not exist (a table's, match's,
     event's or team's code, a record's id) per second — past them every lookup is refused for a while
-    (:mod:`.guard`).
+    (:mod:`.guard`); ``ws_per_client``, WebSocket connections open at once.
+
+    Per table: ``ws_per_table``, WebSocket connections open at once.
 
     Per event: ``tables_per_event``, tables of its matches open at once.
 
@@ -68,6 +70,8 @@ class Limits:
     tables_per_event: int = 16
     miss_rate: float = 1.0
     miss_burst: float = 30.0
+    ws_per_client: int = 32
+    ws_per_table: int = 64
     seat_rate: float = 0.5
     seat_burst: float = 10.0
     auto_rate: float = 0.5

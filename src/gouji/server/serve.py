@@ -187,6 +187,12 @@ def main(argv: list[str] | None = None) -> None:
     )
     parser.add_argument("--miss-burst", type=float, default=Limits.miss_burst)
     parser.add_argument(
+        "--ws-per-client", type=int, default=Limits.ws_per_client, help="WebSocket connections per client at once"
+    )
+    parser.add_argument(
+        "--ws-per-table", type=int, default=Limits.ws_per_table, help="WebSocket connections per table at once"
+    )
+    parser.add_argument(
         "--writer", choices=WRITERS, default=DEFAULT_WRITER, help="where the database's transactions run"
     )
     parser.add_argument("--log-level", default="info")
@@ -205,6 +211,8 @@ def main(argv: list[str] | None = None) -> None:
             tables_per_event=args.tables_per_event,
             miss_rate=args.miss_rate,
             miss_burst=args.miss_burst,
+            ws_per_client=args.ws_per_client,
+            ws_per_table=args.ws_per_table,
             seat_rate=args.seat_rate,
             seat_burst=args.seat_burst,
             waiting_seconds=args.waiting_seconds,
