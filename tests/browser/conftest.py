@@ -146,7 +146,12 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("browser-db") / "gouji.db"
     # (one client creates every table of the session, and tests leave tables in play: no per-client caps)
     roomy = Limits(
-        waiting_per_client=1000, tables_per_client=1000, create_burst=1000, miss_burst=1000, ws_per_client=1000
+        waiting_per_client=1000,
+        tables_per_client=1000,
+        create_burst=1000,
+        miss_burst=1000,
+        read_burst=1000,
+        ws_per_client=1000,
     )
     app = prepare_app(create_app(f"sqlite:///{db}", turn_seconds=None, bot_delay=0.0, limits=roomy))
     live = LiveServer(app, db)

@@ -376,3 +376,102 @@ def test_guessing_codes_is_throttled_per_client(tmp_path: Path) -> None:
         time.sleep(4.2)  # one miss back (one every 4 seconds)
         assert server.get("/api/tables/ZZZZZ9", client=guesser).status_code == 404
         assert server.get("/api/tables/ZZZZZA", client=guesser).status_code == 429
+
+
+# ------------------------------------------------------------------------------------------ 3: reads
+
+
+def _fill_records(db: str, nickname: str, n: int) -> None:
+    """``n`` stored records of a finished table with ``nickname`` at seat 0, each with a large body (as a
+    20-deal set's is: tens of thousands of small objects)."""
+    from gouji.server.storage import RecordOp, StatusOp, open_store
+
+    store = open_store(db)
+    try:
+        table_id = store.create_table("OLDONE", {"kind": "set"}, "owner")
+        body = {"totals": [3, -3], "events": [{"seat": i % 6, "type": "act", "action": "pass"} for i in range(20_000)]}
+        players = [{"seat": s, "nickname": nickname if s == 0 else None, "bot": None} for s in range(6)]
+        for i in range(n):
+            store.write_batch([RecordOp(table_id, "deal", i, players, body)])
+        store.write_batch([StatusOp(table_id, "over")])
+    finally:
+        store.close()
+
+
+def _frame_gaps(base: str, code: str, seconds: float) -> list[float]:
+    """The gaps between the frames a spectator of a bots' table receives for ``seconds``."""
+    from websockets.sync.client import connect
+
+    gaps: list[float] = []
+    with connect(base.replace("http", "ws") + f"/ws/tables/{code}", open_timeout=10) as ws:
+        ws.send('{"type": "hello", "v": 1}')
+        last = time.perf_counter()
+        end = last + seconds
+        while (now := time.perf_counter()) < end:
+            try:
+                ws.recv(timeout=end - now)
+            except TimeoutError:
+                break
+            now = time.perf_counter()
+            gaps.append(now - last)
+            last = now
+        gaps.append(time.perf_counter() - last)
+    return gaps
+
+
+def test_a_burst_of_reads_does_not_stall_another_tables_frames(tmp_path: Path) -> None:
+    """The review's: game lists of a name with many records, 25 at a time, ran on the database writer, and an
+    unrelated table's frames (which wait for their commits) stalled behind them.  Now reads run on their own
+    connections and read summary columns, never a record's body.  (Before: 2.5 s a read, one after the
+    other on the writer, and the frames of a table of bots stalled 2 s at a time.)"""
+    import itertools
+    import threading
+
+    server = Served(tmp_path, ["--bot-delay", "0.02"])
+    server.start()  # (migrates the database)
+    server.stop()
+    _fill_records(server.db, "ann", 40)
+    server.start()
+    try:
+        games = server.get("/api/players/ann/games").json()["games"]
+        assert len(games) == 40 and games[0]["totals"] == [3, -3] and games[0]["table"] == "OLDONE"
+        code = server.post("/api/tables", {"bots": ["random"] * 6, "set_length": 20}).json()["code"]
+        calm = _frame_gaps(server.base, code, 2.0)
+        print(f"calm: {len(calm)} frames, max gap {max(calm):.3f} s", sorted(calm)[-5:])
+        # ten readers, each reading again 50 ms after its answer (each read from another address, so each is a
+        # read of storage, not a refusal of the per-client limit)
+        stop = threading.Event()
+        statuses: list[int] = []
+
+        def read(i: int) -> None:
+            with httpx.Client(base_url=server.base, timeout=60) as http:
+                for j in itertools.count():
+                    if stop.is_set():
+                        return
+                    who = {"X-Forwarded-For": f"10.{i}.{j // 250}.{j % 250}"}
+                    statuses.append(http.get("/api/players/ann/games", headers=who).status_code)
+                    time.sleep(0.05)
+
+        readers = [threading.Thread(target=read, args=(i,)) for i in range(10)]
+        for t in readers:
+            t.start()
+        try:
+            busy = _frame_gaps(server.base, code, 4.0)
+        finally:
+            stop.set()
+            for t in readers:
+                t.join()
+        print(f"frame gaps: calm max {max(calm):.3f} s; 10 readers max {max(busy):.3f} s, {len(statuses)} reads")
+        assert statuses and set(statuses) == {200}, statuses[:10]
+        assert len(busy) > len(calm) / 2  # (in 4 seconds against 2: the table plays on)
+        assert max(busy) < 1.0, sorted(busy)[-5:]
+    finally:
+        server.stop()
+
+
+def test_reads_are_limited_per_client(server: Served) -> None:
+    statuses = [server.get("/api/players/nobody/games", client="198.51.100.200").status_code for _ in range(40)]
+    assert statuses[:20] == [200] * 20 and statuses[-1] == 429, statuses  # 20 in a burst, then 2 a second
+    r = server.get("/api/tables/ZZZZZ2/games", client="198.51.100.200")
+    assert r.status_code == 429 and int(r.headers["retry-after"]) >= 1
+    assert server.get("/api/players/nobody/games", client="198.51.100.201").status_code == 200

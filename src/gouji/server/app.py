@@ -195,7 +195,7 @@ def _handler(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
         try:
             result = await fn(request)
         except RequestError as e:
-            return JSONResponse({"error": e.message}, status_code=e.status)
+            return JSONResponse({"error": e.message}, status_code=e.status, headers=e.headers())
         except SQLAlchemyError as e:
             log.error("%s %s: the database failed: %r", request.method, request.url.path, e)
             return JSONResponse({"error": "the database is unavailable; try again"}, status_code=503)
@@ -257,7 +257,7 @@ async def _table(request: Request) -> Any:
         table = room.public()
         await lobby.writer.drain()  # the state it shows is stored before anyone sees it
         return table
-    info = await lobby.writer.call(lobby.writer.store.table_info, code)
+    info = await lobby.reader.call(None, lobby.writer.store.table_info, code)
     if info is None:
         raise RequestError(404, f"no table {code!r}")
     config = {k: v for k, v in info["config"].items() if k != "seed"}
@@ -279,7 +279,7 @@ async def _close(request: Request) -> Any:
 async def _table_games(request: Request) -> Any:
     lobby = _lobby(request)
     code = _code(request)
-    games = await lobby.writer.call(lobby.writer.store.table_games, code)
+    games = await lobby.reader.call(_client(request), lobby.writer.store.table_games, code)
     if games is None:
         raise RequestError(404, f"no table {code!r}")
     return {"table": code, "games": games}
@@ -290,7 +290,7 @@ async def _player_games(request: Request) -> Any:
     nickname = request.path_params["nickname"]
     if len(nickname) > MAX_PATH_NICKNAME:
         return {"nickname": nickname[:MAX_PATH_NICKNAME], "games": []}
-    games = await lobby.writer.call(lobby.writer.store.player_games, nickname)
+    games = await lobby.reader.call(_client(request), lobby.writer.store.player_games, nickname)
     return {"nickname": nickname, "games": games}
 
 
@@ -299,7 +299,7 @@ async def _record(request: Request) -> Any:
     record_id = request.path_params["record_id"]
     if not 1 <= record_id <= MAX_RECORD_ID:
         raise RequestError(404, "no such record")
-    found = await lobby.writer.call(lobby.writer.store.record_with_status, record_id)
+    found = await lobby.reader.call(_client(request), lobby.writer.store.record_with_status, record_id)
     if found is None:
         raise RequestError(404, "no such record")
     body, status = found
@@ -578,7 +578,7 @@ async def _no_room(lobby: Lobby, code: str, ref: str | None) -> P.ProtocolError:
     info = None
     if len(code) <= MAX_CODE_CHARS:
         try:
-            info = await lobby.writer.call(lobby.writer.store.table_info, code)
+            info = await lobby.reader.call(None, lobby.writer.store.table_info, code)
         except SQLAlchemyError:
             info = None
     if info is not None and info["status"] == "over":

@@ -45,7 +45,8 @@ class Limits:
     HTTP joins and leaves per second (and the same per seat of a table).  Per seat: ``auto_rate``/
     ``auto_burst``, 托管 switches per second.
 
-    Per client, too: ``miss_rate``/``miss_burst``, lookups of things that do not exist (a table's, match's,
+    Per client, too: ``read_rate``/``read_burst``, reads of storage (game lists, records, replays) per
+    second (:mod:`.reads`); ``miss_rate``/``miss_burst``, lookups of things that do not exist (a table's, match's,
     event's or team's code, a record's id) per second — past them every lookup is refused for a while
     (:mod:`.guard`); ``ws_per_client``, WebSocket connections open at once.
 
@@ -68,6 +69,8 @@ class Limits:
     waiting_per_client: int = 10
     tables_per_client: int = 20
     tables_per_event: int = 16
+    read_rate: float = 2.0
+    read_burst: float = 20.0
     miss_rate: float = 1.0
     miss_burst: float = 30.0
     ws_per_client: int = 32

@@ -172,7 +172,11 @@ async def _deal_endpoint(request: Request) -> Response:
         if not 1 <= record_id <= MAX_RECORD_ID:
             raise _Refusal(404, "no such record")
         lobby = request.app.state.lobby
-        found = await lobby.writer.call(_load, lobby.writer.store, record_id)
+        client = request.client.host if request.client is not None else ""
+        try:
+            found = await lobby.reader.call(client, _load, lobby.writer.store, record_id)
+        except RequestError as e:
+            return JSONResponse({"error": e.message}, status_code=e.status, headers=e.headers())
         if found is None:
             raise _Refusal(404, "no such record")
         body, status, players, code = found
