@@ -614,8 +614,8 @@ def test_cli_rule_options_are_checked(command: str, option: str, needle: str) ->
 def test_cli_rule_options_change_the_rules() -> None:
     res = _run(["sim", "--rules", "tongyong", "--deals", "3", "--seed", "1", "--json", "--option", "bie_san=false"])
     assert res.exit_code == 0, res.output
-    changed = gouji.cli.app.simulate(RuleSet.preset("tongyong").replace(bie_san=False), 3, 1)
-    plain = gouji.cli.app.simulate("tongyong", 3, 1)
+    changed = gouji.cli.sim.simulate(RuleSet.preset("tongyong").replace(bie_san=False), 3, 1)
+    plain = gouji.cli.sim.simulate("tongyong", 3, 1)
     got = json.loads(res.output)
     assert got["seats"] == changed["seats"] != plain["seats"]
     res = _run(["sim", "--deals", "2", "--seed", "1", "--json", "--option", "scoring=tournament"])

@@ -42,11 +42,10 @@ import numpy.typing as npt
 from ..engine.cards import NUM_RANKS, parse_counts
 from ..engine.deal import PLAY, Deal
 from ..engine.plays import Play, parse_play
-from ..engine.seats import OUT, REVOLTED
+from ..engine.seats import OUT, REVOLTED, SEATS
 from . import features
 from .features import F32, STATE_SIZE
 
-SEATS = features.SEATS
 _SEAT = features._SEAT_FIELDS
 _RECENT = features._RECENT
 _RECENT_FIELDS = features._RECENT_FIELDS
