@@ -20,7 +20,10 @@ from hypothesis import strategies as st
 import gouji
 from gouji import Deal, RuleSet, UnknownRules
 from gouji.cli import main
-from gouji.competition.sets import Match, RecordError, Tournament, _sign, load_record
+from gouji.competition.duplicate import Tournament
+from gouji.competition.loading import load_record
+from gouji.competition.records import RecordError, sign
+from gouji.competition.sets import Match
 from gouji.engine.checks import InvalidHands, InvalidPayment, InvalidSeat
 from gouji.engine.rule_bounds import INT_BOUNDS, InvalidRules
 
@@ -390,7 +393,7 @@ def _resigned(record: dict[str, Any], change: Any) -> dict[str, Any]:
     body = copy.deepcopy(record)
     del body["checksum"]
     change(body)
-    return _sign(body)
+    return sign(body)
 
 
 def _setter(path: list[Any], value: Any = None, delete: bool = False) -> Any:

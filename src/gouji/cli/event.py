@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ..bots import BOTS, make_bot
+from ..competition.duplicate import Tournament
 from ..competition.round_robin import Event, EventError
-from ..competition.sets import Tournament
 from ..engine.rules import PRESETS, UnknownRules, resolve
 
 

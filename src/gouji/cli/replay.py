@@ -7,7 +7,10 @@ from pathlib import Path
 
 import click
 
-from ..competition.sets import Match, RecordError, Tournament, load_record
+from ..competition.duplicate import Tournament
+from ..competition.loading import load_record
+from ..competition.records import RecordError
+from ..competition.sets import Match
 from ..competition.transcript import format_events
 
 

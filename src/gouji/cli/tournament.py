@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..bots import BOTS, make_bot
-from ..competition.sets import Tournament
+from ..competition.duplicate import Tournament
 from .options import (
     RULE_OPTION,
     check_writable,
