@@ -11,6 +11,7 @@ from typing import Any
 
 from ..engine.actions import PASS, Action, Burn, parse_action
 from ..engine.deal import Deal, IllegalAction
+from ..engine.players import decide
 from ..engine.plays import Play
 from ..engine.rules import RuleSet, resolve
 from ..engine.scoring import TOURNAMENT_POINTS
@@ -168,8 +169,6 @@ class Tournament:
     def run_bots(self, bot_x: Any, bot_y: Any, rng: random.Random) -> None:
         """Play the rest of the match with bots: ``bot_x`` decides for every seat of team X, ``bot_y`` for
         team Y (a bot decides from one seat's view only, so one bot object can play many seats)."""
-        from ..bots import decide
-
         while not self.is_over:
             for t in (0, 1):
                 deal = self.current[t]
