@@ -585,12 +585,12 @@ class Deal:
 
     def _chong_leads(self, s: int) -> list[Action]:
         """The leads of a 冲点 attempt: plays that could open the point."""
-        hand, money = self.hands[s], self.rules.kaidian_allows_money
+        hand, reading = self.hands[s], self.rules.kaidian_plays
         out: list[Action] = []
         for r in range(C.TEN, C.ACE + 1):
             for k in range(1, hand[r] + 1):
                 p = Play.of(r, k)
-                if p.opens_point(money):
+                if p.opens_point(reading):
                     out.append(p)
         return out
 
@@ -896,7 +896,7 @@ class Deal:
             else:
                 ch["left"] -= 1
                 leader = self._chong_leader(leader)
-        if leader == seat and top.opens_point(self.rules.kaidian_allows_money) and self._can_open(seat, rd.protected):
+        if leader == seat and top.opens_point(self.rules.kaidian_plays) and self._can_open(seat, rd.protected):
             if self.rules.kaidian_needs_four:
                 self._pending_open = seat
             else:

@@ -243,19 +243,45 @@ class Play:
         """Whether the play is made of 3s alone (the final play of 憋三)."""
         return self.rank == THREE and self.t == 0 and not self.has_joker
 
-    def opens_point(self, allows_money: bool = False) -> bool:
-        """Whether this play can open the point (开点) when it stands.
-
-        Normally only a pure gouji play; with ``allows_money`` (菏泽) also a threshold play with 2s
-        attached and a twos-only play — never one holding a joker.
-        """
-        if self.pure:
-            return True
-        return allows_money and not self.has_joker and (self.threshold or (self.k == 0 and self.t > 0))
+    def opens_point(self, reading: str = "pure") -> bool:
+        """Whether this play can open the point (开点) when it stands, under the ``kaidian_plays`` reading
+        ``reading`` (see :func:`opens_point`)."""
+        return opens_point(self, reading)
 
     def effective_values(self) -> list[int]:
         """Each card's effective rank index, highest first (2s take the natural rank, mixed D counts as X)."""
         return [BIG] * self.eff_big + [SMALL] * self.eff_small + [self.value] * self.body
+
+
+KAIDIAN_PLAYS: tuple[str, ...] = ("pure", "money", "no_jokers_no_single_two", "any")
+"""The readings of which standing plays open the point (the rule option ``kaidian_plays``)."""
+
+
+def opens_point(play: Play, reading: str = "pure") -> bool:
+    """Whether ``play``, standing (nobody beats or burns it, its player wins the lead), opens the point (开点)
+    under the ``kaidian_plays`` reading ``reading``:
+
+    - ``"pure"``: a pure gouji play only (纯够级: 001 青岛/昌邑/章丘, 003 通用, 000 山东地区);
+    - ``"money"``: also a gouji play with 2s attached and a play of 2s alone, a single 2 too, never one holding
+      a joker (001 菏泽: 纯够级或者纯够级加2或者2开点);
+    - ``"no_jokers_no_single_two"``: every gouji play but one holding a joker and a single 2 (000 其他规则 开点:
+      以下牌型的够级牌不开点：任意张大花，小花或者挂花的牌；单张的2);
+    - ``"any"``: every gouji play (001 枣庄 (6): 自己打出的够级牌无人接牌 … 则该玩家开点).
+
+    A play that is not a gouji play never opens.  An unknown reading is a ``ValueError``.
+    """
+    if reading not in KAIDIAN_PLAYS:
+        raise ValueError(f"kaidian_plays: {reading!r} is not a reading; the readings are {', '.join(KAIDIAN_PLAYS)}")
+    if play.pure:
+        return True
+    if not play.gouji or reading == "pure":
+        return False
+    if reading == "any":
+        return True
+    if play.has_joker:
+        return False
+    single_two = play.k == 0 and play.t == 1
+    return reading == "money" or not single_two
 
 
 def from_counts(counts: Sequence[int]) -> Play:

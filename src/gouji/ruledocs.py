@@ -79,9 +79,9 @@ OPTION_DOCS: dict[str, tuple[str, str]] = {
         "With kaidian_needs_four: playing 4s at any other moment gives up opening for the deal.",
         "没开点就先出 4，算放弃本局开点。",
     ),
-    "kaidian_allows_money": (
-        "Gouji plays with 2s attached, and plays of 2s alone, may also open the point.",
-        "贴钱的够级牌和纯 2 也能开点。",
+    "kaidian_plays": (
+        "Which gouji plays open the point when they stand.",
+        "哪些够级牌站住了算开点。",
     ),
     "kaidian_until_out": (
         "Nobody can open the point once this many players have gone out.",
@@ -251,6 +251,18 @@ VALUE_DOCS: dict[str, dict[str, tuple[str, str]]] = {
             "先由同伙送，再向对家和对家的同伙买",
         ),
     },
+    "kaidian_plays": {
+        "pure": ("pure gouji plays only (纯够级: no 2 attached, no joker)", "只有纯够级牌（不贴钱、不挂花）"),
+        "money": (
+            "pure ones, those with 2s attached and 2s alone; never one with a joker (菏泽)",
+            "纯够级、纯够级加 2、纯 2 都开点，挂花的不开（菏泽）",
+        ),
+        "no_jokers_no_single_two": (
+            "every gouji play but those holding a joker and a single 2 (000 其他规则)",
+            "除了带王（挂花）的牌和单张 2，够级牌都开点（000 其他规则）",
+        ),
+        "any": ("every gouji play, jokers too (枣庄)", "任何够级牌都开点，挂花的也算（枣庄）"),
+    },
     "mutual_point_tribute": {
         "pay": ("they swap one card each way", "互进一张"),
         "waive": ("they swap nothing", "都不进"),
@@ -274,7 +286,7 @@ OPTION_SECTIONS: dict[str, str] = {
     "kaidian_needs_four": "8.1",
     "kaidian_four_single": "8.1",
     "four_forfeits_kaidian": "8.1",
-    "kaidian_allows_money": "8.1",
+    "kaidian_plays": "8.1",
     "kaidian_until_out": "8.1",
     "xuandian": "8.2",
     "buy_four": "9",

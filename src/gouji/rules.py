@@ -8,7 +8,7 @@ default to the common core rule.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -27,6 +27,7 @@ BuyOrder = Literal["opposite_first", "teammates_second", "teammates_first"]
 MutualPointTribute = Literal["pay", "waive"]
 LaoToTeammate = Literal["none", "returnable"]
 SweepTribute = Literal["opposite", "losers_pay"]
+KaidianPlays = Literal["pure", "money", "no_jokers_no_single_two", "any"]
 TributeKind = Literal["men", "shao", "dian", "luo"]
 TRIBUTE_KINDS: tuple[TributeKind, ...] = ("men", "shao", "dian", "luo")
 """Tribute kinds in the default order: 闷贡, 烧贡, 点贡, 落贡."""
@@ -75,8 +76,11 @@ class RuleSet:
     """With kaidian_needs_four: that lead must be a single 4 (章丘), not any play of 4s."""
     four_forfeits_kaidian: bool = False
     """With kaidian_needs_four: playing 4s other than to complete an opening gives up opening this deal."""
-    kaidian_allows_money: bool = False
-    """Threshold plays with 2s attached and twos-only plays also open the point (菏泽)."""
+    kaidian_plays: KaidianPlays = "pure"
+    """Which standing gouji plays open the point: pure ones only ("pure": 001 青岛, 003 通用, 000 山东地区);
+    also those with 2s attached and 2s alone ("money": 001 菏泽); all but joker plays and a single 2
+    ("no_jokers_no_single_two": 000 其他规则 开点); every gouji play ("any": 001 枣庄).  Replaces the boolean
+    ``kaidian_allows_money`` (true: "money"), which old records and payloads still give."""
     kaidian_until_out: int = 2
     """Nobody can open the point once this many players have gone out."""
     xuandian: bool = True
@@ -183,7 +187,9 @@ class RuleSet:
             raise UnknownRules(f"no preset {name!r}; the presets are {', '.join(PRESETS)}") from None
 
     def replace(self, **changes: Any) -> RuleSet:
-        """A copy with some options changed; an unknown option name is an error."""
+        """A copy with some options changed; an unknown option name is an error (an old name of
+        :data:`LEGACY_OPTIONS` is read as its new option)."""
+        changes = upgrade_options(changes)
         names = {f.name for f in dataclasses.fields(self)}
         for key in changes:
             if key not in names:
@@ -219,11 +225,43 @@ class RuleSet:
         """Rebuild a rule set from :meth:`to_dict` output."""
         if not isinstance(data, Mapping):
             raise InvalidRules(f"rules: expected an object of rule options, not {type(data).__name__}")
+        data = upgrade_options(data)
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - names
         if unknown:
             raise UnknownRules(f"unknown rule options: {', '.join(sorted(map(str, unknown)))}")
         return cls(**data)  # lists become tuples in __post_init__
+
+
+def _kaidian_allows_money(value: Any) -> tuple[str, Any]:
+    if value is True:
+        return "kaidian_plays", "money"
+    if value is False:
+        return "kaidian_plays", "pure"
+    raise InvalidRules(f"kaidian_allows_money: {rule_bounds.show(value)} is not allowed: expected true or false")
+
+
+LEGACY_OPTIONS: dict[str, Callable[[Any], tuple[str, Any]]] = {"kaidian_allows_money": _kaidian_allows_money}
+"""Options of earlier versions, each with the function that reads its value as (new option, value):
+``kaidian_allows_money`` true is ``kaidian_plays = "money"``, false ``"pure"``.  Old records and old option
+payloads (the HTTP API's ``options``, the CLI's ``--option``) keep loading."""
+
+
+def upgrade_options(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` (rule options by name) with every old option of :data:`LEGACY_OPTIONS` read as its new one.
+    An old option and its new one given together must agree, else :class:`InvalidRules` names both."""
+    out = dict(data)
+    for old, read in LEGACY_OPTIONS.items():
+        if old not in out:
+            continue
+        new, value = read(out.pop(old))
+        if new in out and out[new] != value:
+            raise InvalidRules(
+                f"{old}: {rule_bounds.show(data[old])} means {new} = {value!r}, "
+                f"but {new} is {rule_bounds.show(out[new])}; give {new} alone"
+            )
+        out[new] = value
+    return out
 
 
 def _p(name: str, source: str, **kw: Any) -> RuleSet:
@@ -294,7 +332,7 @@ _PRESETS: dict[str, RuleSet] = {
         sweep_tribute="losers_pay",
         huiwu=True,
     ),
-    "zaozhuang": _p("zaozhuang", "001 枣庄", decks=6, failed_burn_third="sanke"),
+    "zaozhuang": _p("zaozhuang", "001 枣庄", decks=6, failed_burn_third="sanke", kaidian_plays="any"),
     "heze": _p(
         "heze",
         "001 菏泽",
@@ -302,7 +340,7 @@ _PRESETS: dict[str, RuleSet] = {
         buy_four=True,
         buy_four_optional=True,
         no_three="free",
-        kaidian_allows_money=True,
+        kaidian_plays="money",
         revolution=False,
         xuandian=False,
         tribute=False,
@@ -341,4 +379,13 @@ def resolve(rules: RuleSet | str | None) -> RuleSet:
 
 
 assert set(RANKS) >= {r for r, _ in _THREES_FOURS}
-__all__ = ["PRESETS", "TRIBUTE_KINDS", "InvalidRules", "RuleSet", "UnknownRules", "resolve"]
+__all__ = [
+    "LEGACY_OPTIONS",
+    "PRESETS",
+    "TRIBUTE_KINDS",
+    "InvalidRules",
+    "RuleSet",
+    "UnknownRules",
+    "resolve",
+    "upgrade_options",
+]
