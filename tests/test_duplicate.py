@@ -13,9 +13,9 @@ from click.testing import CliRunner
 
 from gouji.bots import RandomBot
 from gouji.cli import main
-from gouji.event import Event
-from gouji.match import RecordError, Tournament, _sign, load_record
-from gouji.scoring import TOURNAMENT_POINTS
+from gouji.competition.round_robin import Event
+from gouji.competition.sets import RecordError, Tournament, _sign, load_record
+from gouji.engine.scoring import TOURNAMENT_POINTS
 
 
 @pytest.fixture(scope="module")
@@ -128,7 +128,7 @@ def test_gouji_event_refuses_bad_input(args: list[str], message: str) -> None:
 
 def test_two_tables_played_on_their_own_make_the_same_match_as_the_tournament() -> None:
     from gouji.bots import decide
-    from gouji.match import TournamentTable
+    from gouji.competition.sets import TournamentTable
 
     one, two = TournamentTable("tournament", 5, 2, 0), TournamentTable("tournament", 5, 2, 1)
     rng = random.Random(5)

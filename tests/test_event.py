@@ -9,8 +9,8 @@ import json
 import pytest
 
 from gouji.bots import RandomBot
-from gouji.event import Event, EventError, Fixture, MatchResult, byes, round_robin, standings
-from gouji.match import RecordError, _sign
+from gouji.competition.round_robin import Event, EventError, Fixture, MatchResult, byes, round_robin, standings
+from gouji.competition.sets import RecordError, _sign
 
 
 def results(*rows: tuple[str, str, int, int]) -> list[tuple[Fixture, MatchResult]]:

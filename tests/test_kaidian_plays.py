@@ -10,10 +10,10 @@ import json
 import pytest
 
 from gouji import Deal, RuleSet, parse_play
-from gouji.match import Match, _canonical, load_record
-from gouji.plays import KAIDIAN_PLAYS, opens_point
-from gouji.rule_bounds import InvalidRules
-from gouji.rules import upgrade_options
+from gouji.competition.sets import Match, _canonical, load_record
+from gouji.engine.plays import KAIDIAN_PLAYS, opens_point
+from gouji.engine.rule_bounds import InvalidRules
+from gouji.engine.rules import upgrade_options
 
 READINGS = ("pure", "money", "no_jokers_no_single_two", "any")
 
@@ -46,7 +46,7 @@ SHAPES: dict[str, tuple[str, tuple[bool, bool, bool, bool]]] = {
 
 def test_readings_are_the_options_words() -> None:
     assert KAIDIAN_PLAYS == READINGS
-    from gouji import ruledocs
+    from gouji.engine import ruledocs
 
     assert ruledocs.literal_values("kaidian_plays") == READINGS
     assert RuleSet().kaidian_plays == "pure"
@@ -189,7 +189,7 @@ def test_the_cli_takes_the_option_and_its_old_name() -> None:
     from click.testing import CliRunner
 
     from gouji.cli import main
-    from gouji.cli_match import parse_rule_options, with_options
+    from gouji.cli.match import parse_rule_options, with_options
 
     qingdao = RuleSet.preset("qingdao")
     for item, reading in (("kaidian_plays=any", "any"), ("kaidian_allows_money=true", "money")):

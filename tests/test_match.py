@@ -10,9 +10,9 @@ import pytest
 
 import gouji
 from gouji.bots import RandomBot, decide
-from gouji.match import Match, RecordError, Tournament, load_record
-from gouji.scoring import seat_points, team_points
-from gouji.tribute import owed
+from gouji.competition.sets import Match, RecordError, Tournament, load_record
+from gouji.engine.scoring import seat_points, team_points
+from gouji.engine.tribute import owed
 
 
 def play_set(preset: str, seed: int, length: int | None = None) -> Match:
@@ -221,7 +221,7 @@ def test_a_record_made_again_is_made_from_the_deals_as_they_are(qingdao_set: Mat
 
 
 def resign(rec: dict) -> dict:  # type: ignore[type-arg]
-    from gouji.match import _sign
+    from gouji.competition.sets import _sign
 
     body = {k: v for k, v in rec.items() if k != "checksum"}
     return _sign(body)
@@ -267,7 +267,7 @@ def test_a_deal_entrys_text_is_the_standard_librarys_canonical_text(preset: str)
     """A finished deal's entry is written by orjson (``_entry_text``), the record's checksum is checked with the
     standard library's text (``_canonical``): the two must be the same bytes for every entry of every preset,
     or a stored record would not verify."""
-    from gouji.match import _canonical, _entry_text
+    from gouji.competition.sets import _canonical, _entry_text
 
     for seed in (f"{preset}-1", "种子/ä😀\n\t\x01"):  # (the seed is the one string of the entry a user chooses)
         m = Match(gouji.RuleSet.preset(preset), seed=seed, set_length=3)
@@ -289,7 +289,7 @@ def test_a_kept_deal_entry_text_takes_its_own_size() -> None:
     keeps its entry's text while its table lives: the text is copied to its own size."""
     import tracemalloc
 
-    from gouji.match import _entry_text
+    from gouji.competition.sets import _entry_text
 
     entry = {"seed": "s/0", "leader": 0, "tribute": [], "actions": [[i % 6, "KK"] for i in range(200)]}
     tracemalloc.start()

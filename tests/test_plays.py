@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 import gouji
 from gouji import PASS, YIELD, Burn, InvalidPlay, LegalActions, Play, parse_action, parse_play
-from gouji import actions as A
-from gouji import plays as P
+from gouji.engine import actions as A
+from gouji.engine import plays as P
 
 ORDER = "3456789TJQKA2XD"
 """Rule book §2, low to high; the reference below uses these positions as values."""
@@ -779,10 +779,10 @@ def test_interned_plays_are_freed_once_nothing_holds_them_and_stay_one_object_wh
     import threading
     import weakref
 
-    from gouji import cards as C
+    from gouji.engine import cards as C
 
     SEVEN, EIGHT = C.RANKS.index("7"), C.RANKS.index("8")
-    from gouji.plays import WeakIntern
+    from gouji.engine.plays import WeakIntern
 
     class Thing:
         pass

@@ -12,7 +12,7 @@ import pytest
 
 import gouji
 from gouji import PRESETS, RuleSet, UnknownRules, resolve
-from gouji import cards as C
+from gouji.engine import cards as C
 
 TABLE_ORDER = (
     "qingdao", "tournament", "tongyong", "changyi", "zoucheng", "zhangqiu", "zaozhuang", "heze", "shandong"

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 import gouji
 from gouji import Deal, RuleSet, UnknownRules
 from gouji.cli import main
-from gouji.deal_checks import InvalidHands, InvalidPayment, InvalidSeat
-from gouji.match import Match, RecordError, Tournament, _sign, load_record
-from gouji.rule_bounds import INT_BOUNDS, InvalidRules
+from gouji.competition.sets import Match, RecordError, Tournament, _sign, load_record
+from gouji.engine.checks import InvalidHands, InvalidPayment, InvalidSeat
+from gouji.engine.rule_bounds import INT_BOUNDS, InvalidRules
 
 from .helpers import MAX_STEPS, dealt_hands, random_playout
 
@@ -614,8 +614,8 @@ def test_cli_rule_options_are_checked(command: str, option: str, needle: str) ->
 def test_cli_rule_options_change_the_rules() -> None:
     res = _run(["sim", "--rules", "tongyong", "--deals", "3", "--seed", "1", "--json", "--option", "bie_san=false"])
     assert res.exit_code == 0, res.output
-    changed = gouji.cli.simulate(RuleSet.preset("tongyong").replace(bie_san=False), 3, 1)
-    plain = gouji.cli.simulate("tongyong", 3, 1)
+    changed = gouji.cli.app.simulate(RuleSet.preset("tongyong").replace(bie_san=False), 3, 1)
+    plain = gouji.cli.app.simulate("tongyong", 3, 1)
     got = json.loads(res.output)
     assert got["seats"] == changed["seats"] != plain["seats"]
     res = _run(["sim", "--deals", "2", "--seed", "1", "--json", "--option", "scoring=tournament"])
@@ -625,7 +625,7 @@ def test_cli_rule_options_change_the_rules() -> None:
 @pytest.mark.parametrize("drop", ["rules", "seed", "hands", "leader"])
 def test_a_deal_event_missing_a_key_is_a_clear_error(drop: str) -> None:
     """Replaying a log whose first event lacks a key says which, instead of a KeyError."""
-    from gouji.deal import Deal
+    from gouji.engine.deal import Deal
 
     mode = "seed" if drop == "seed" else "hands"
     deal = (

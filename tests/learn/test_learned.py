@@ -14,7 +14,7 @@ import pytest
 import gouji
 from gouji.bots import BOTS, decide, make_bot
 from gouji.bots.learned import MAX_CANDIDATES, WEIGHTS, LearnedBot, QNet, candidates
-from gouji.deal import Deal
+from gouji.engine.deal import Deal
 from gouji.env.features import ACTION_SIZE, STATE_SIZE
 from tests.test_heuristic import FILLER, NoScan, hidden_card_comparisons
 

@@ -7,7 +7,7 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from gouji.match import Tournament, load_record
+from gouji.competition.sets import Tournament, load_record
 
 from ..helpers import wait_until
 from .conftest import Server, drive

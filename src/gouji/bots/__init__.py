@@ -12,8 +12,8 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol
 
-from ..actions import Action
-from ..deal import Deal
+from ..engine.actions import Action
+from ..engine.deal import Deal
 
 
 class Bot(Protocol):

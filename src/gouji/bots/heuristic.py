@@ -51,8 +51,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .. import cards as C
-from ..actions import (
+from ..engine import cards as C
+from ..engine.actions import (
     BUY_FOUR,
     CHONGDIAN,
     DECLARE,
@@ -68,9 +68,9 @@ from ..actions import (
     Burn,
     Decision,
 )
-from ..plays import NO_RANK, Play, parse_play
-from ..reasons import Reason
-from ..reasons import reason as R
+from ..engine.plays import NO_RANK, Play, parse_play
+from .reasons import Reason
+from .reasons import reason as R
 
 SEATS = 6
 THREE, FOUR, ACE, TWO, SMALL, BIG = C.THREE, C.FOUR, C.ACE, C.TWO, C.SMALL, C.BIG

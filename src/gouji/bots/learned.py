@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import Action, Burn, Decision
-from ..cards import ACE, BIG, SMALL, THREE, TWO, parse_counts
+from ..engine.actions import Action, Burn, Decision
+from ..engine.cards import ACE, BIG, SMALL, THREE, TWO, parse_counts
+from ..engine.plays import GOUJI_THRESHOLD, NO_RANK, Play
 from ..env.features import ACTION_SIZE, STATE_SIZE, encode_actions, encode_state
-from ..plays import GOUJI_THRESHOLD, NO_RANK, Play
 from .heuristic import HeuristicBot
 
 F32 = npt.NDArray[np.float32]

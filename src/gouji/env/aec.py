@@ -33,8 +33,8 @@ from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-u
     AECOrderEnforcingIterator,
 )
 
-from ..deal import SEATS
-from ..rules import RuleSet
+from ..engine.rules import RuleSet
+from ..engine.seats import SEATS
 from . import features
 from .core import NO_INDICES, Episode, Observation, new_seed
 

@@ -12,7 +12,7 @@ Numpy only — the PettingZoo and Gymnasium classes (:mod:`gouji.env.aec`, :mod:
   and sweeps under ``set`` scoring, small points under ``tournament``) less the mean of the two teams'
   points, so the two teams' rewards are opposite (zero-sum).  Under ``set`` scoring the mean is 0 and the
   reward is the team's place points.
-- **Episodes** are one deal (``episode="deal"``) or one set (``episode="set"``, :class:`gouji.match.Match`:
+- **Episodes** are one deal (``episode="deal"``) or one set (``episode="set"``, :class:`gouji.competition.sets.Match`:
   ``set_length`` deals with tribute carried from each deal to the next, a reward at the end of each).
 """
 
@@ -24,11 +24,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..actions import LegalActions
-from ..deal import SEATS, Deal, IllegalAction, team
-from ..match import Match
-from ..rules import RuleSet, resolve
-from ..scoring import place_scores, team_points
+from ..competition.sets import Match
+from ..engine.actions import LegalActions
+from ..engine.deal import Deal, IllegalAction
+from ..engine.rules import RuleSet, resolve
+from ..engine.scoring import place_scores, team_points
+from ..engine.seats import SEATS, team
 from .catalogue import Catalogue, catalogue
 from .tracker import StateTracker
 

@@ -57,9 +57,9 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import Action, Burn, Decision, Return
-from ..cards import ACE, BIG, NUM_RANKS, RANK_INDEX, SMALL, THREE, TWO, parse_counts
-from ..plays import Play, parse_play
+from ..engine.actions import Action, Burn, Decision, Return
+from ..engine.cards import ACE, BIG, NUM_RANKS, RANK_INDEX, SMALL, THREE, TWO, parse_counts
+from ..engine.plays import Play, parse_play
 
 F32 = npt.NDArray[np.float32]
 

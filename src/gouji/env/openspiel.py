@@ -20,8 +20,8 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from ..deal import Deal
-from ..rules import resolve
+from ..engine.deal import Deal
+from ..engine.rules import resolve
 from . import features
 from .catalogue import catalogue
 from .core import deal_rewards, worst_reward

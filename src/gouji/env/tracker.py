@@ -39,9 +39,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import NUM_RANKS, parse_counts
-from ..deal import OUT, PLAY, REVOLTED, Deal
-from ..plays import Play, parse_play
+from ..engine.cards import NUM_RANKS, parse_counts
+from ..engine.deal import PLAY, Deal
+from ..engine.plays import Play, parse_play
+from ..engine.seats import OUT, REVOLTED
 from . import features
 from .features import F32, STATE_SIZE
 

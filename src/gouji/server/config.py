@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import BOTS
-from ..deal import SEATS
-from ..match import Match
-from ..rules import LEGACY_OPTIONS, PRESETS, RuleSet, UnknownRules, upgrade_options
+from ..competition.sets import Match
+from ..engine.rules import LEGACY_OPTIONS, PRESETS, RuleSet, UnknownRules, upgrade_options
+from ..engine.seats import SEATS
 from .errors import RequestError, SettingError
 
 MAX_NICKNAME = 24

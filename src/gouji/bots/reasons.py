@@ -13,7 +13,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .plays import parse_play
+from ..engine.plays import parse_play
 
 
 def desc(text: str) -> str:

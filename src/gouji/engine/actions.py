@@ -1,6 +1,6 @@
 """Actions a seat can take, and the lazily built set of legal actions.
 
-An action is a :class:`~gouji.plays.Play` (a play or an answer), a :class:`Burn` (烧牌: beating a gouji
+An action is a :class:`~gouji.engine.plays.Play` (a play or an answer), a :class:`Burn` (烧牌: beating a gouji
 play out of turn) or a :class:`Decision` (``pass``, ``yield`` and the setup decisions).  ``str(action)``
 is its text form and :func:`parse_action` reads it back.
 

@@ -2,7 +2,7 @@
 
 000 比赛规则: 胜一场积大比分3分，平为1分，负者0分。出现相同积分，看胜负关系。 An :class:`Event` schedules every team
 against every other once (:func:`round_robin`; with an odd number of teams one team sits out each round, a
-bye, which scores nothing); each fixture is a :class:`~gouji.match.Tournament` (two tables, the same cards,
+bye, which scores nothing); each fixture is a :class:`~gouji.competition.sets.Tournament` (two tables, the same cards,
 teams swapped) whose seed follows from the event's seed, so an event replays exactly.
 
 The standings (:func:`standings`) rank the teams by match points (3 win / 1 draw / 0 loss).  Teams level on
@@ -21,8 +21,8 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .match import RecordError, Tournament, _new_seed
-from .rules import RuleSet, resolve
+from ..engine.rules import RuleSet, resolve
+from .sets import RecordError, Tournament, _new_seed
 
 MAX_TEAMS = 16
 MAX_TEAM_NAME = 24
@@ -211,7 +211,7 @@ def _split(group: list[str], key: Mapping[str, int]) -> list[list[str]]:
 class Event:
     """A round-robin event of duplicate matches between ``teams``.
 
-    ``match(fixture)`` makes the fixture's :class:`~gouji.match.Tournament` (the same one every time: its
+    ``match(fixture)`` makes the fixture's :class:`~gouji.competition.sets.Tournament` (the same one every time: its
     seed is the event's seed, the round and the match); ``record_result`` enters a finished one;
     ``standings()`` ranks the teams by what has been entered so far."""
 
@@ -333,7 +333,7 @@ class Event:
 
     def record(self, matches: Mapping[str, Tournament]) -> dict[str, Any]:
         """The event as a record: its teams, rules, seed and deals, and the records of the finished matches."""
-        from .match import RECORD_FORMAT, _sign
+        from .sets import RECORD_FORMAT, _sign
 
         body = {
             "format": RECORD_FORMAT,
@@ -350,7 +350,7 @@ class Event:
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> tuple[Event, dict[str, Tournament]]:
         """An event and its matches from its record, every match replayed and checked."""
-        from .match import _check
+        from .sets import _check
 
         body = _check(record, "event")
         try:

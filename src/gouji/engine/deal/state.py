@@ -1,5 +1,5 @@
 """One deal of Gouji: rounds, burning, 闷, 开点 and places (rule book §5–§11); the before-play phases
-are in :mod:`gouji.setup`.
+are in :mod:`gouji.engine.deal.setup`.
 
 A :class:`Deal` has the surface of an OpenSpiel state: :attr:`Deal.to_act`, :meth:`Deal.legal_actions`,
 :meth:`Deal.act`, :attr:`Deal.is_over`, :meth:`Deal.view` for what one seat may know, and
@@ -19,8 +19,8 @@ import random
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from . import cards as C
-from .actions import (
+from .. import cards as C
+from ..actions import (
     PASS,
     YIELD,
     Action,
@@ -31,16 +31,10 @@ from .actions import (
     Return,
     parse_action,
 )
-from .deal_checks import check_hands, check_seat, check_viewer
-from .plays import Play, beats, responses
-from .rules import RuleSet, resolve
-from .setup import BUY_FOUR_PHASE as SETUP_BUY_FOUR
-from .setup import REVOLUTION as SETUP_REVOLUTION
-from .setup import TRIBUTE_RETURN as SETUP_TRIBUTE_RETURN
-from .setup import XUANDIAN as SETUP_XUANDIAN
-from .setup import YAOTOU_PHASE as SETUP_YAOTOU
-from .setup import Setup, deal_liang_san
-from .table import (
+from ..checks import check_hands, check_seat, check_viewer
+from ..plays import Play, beats, responses
+from ..rules import RuleSet, resolve
+from ..seats import (
     FAILED_BURN,
     IN_PLAY,
     NO_THREE,
@@ -53,7 +47,13 @@ from .table import (
     opposite,
     team,
 )
-from .tribute import Payment
+from ..tribute import Payment
+from .setup import BUY_FOUR_PHASE as SETUP_BUY_FOUR
+from .setup import REVOLUTION as SETUP_REVOLUTION
+from .setup import TRIBUTE_RETURN as SETUP_TRIBUTE_RETURN
+from .setup import XUANDIAN as SETUP_XUANDIAN
+from .setup import YAOTOU_PHASE as SETUP_YAOTOU
+from .setup import Setup, deal_liang_san
 
 PLAY = "play"
 OVER = "over"
@@ -279,7 +279,7 @@ class Deal:
 
         ``leader`` is the first leader (上班); ``None`` draws a seat from the seed, as for the first deal
         of a match — or, with ``first_leader="liang_san"``, the seed draws the seat dealing starts from
-        and 亮3 / 顶班 decides (see :func:`gouji.setup.deal_liang_san`).  ``huiwu``: the seats that may
+        and 亮3 / 顶班 decides (see :func:`gouji.engine.deal.setup.deal_liang_san`).  ``huiwu``: the seats that may
         discard their 5s (汇5, after being swept).  The same arguments always give the same deal.
         """
         rs = resolve(rules)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .rule_bounds import INT_BOUNDS, UnknownRules, show
-from .rules import RuleSet
+from ..engine.rule_bounds import INT_BOUNDS, UnknownRules, show
+from ..engine.rules import RuleSet
 
 MAX_TEXT = 200
 """Longest text field (a seed, an action, a team name)."""
@@ -209,7 +209,8 @@ EVENT_RECORD = Obj(
         "matches": Obj({}),
     }
 )
-"""An event of several teams (:mod:`gouji.event`): its matches are tournament records, checked as they load."""
+"""An event of several teams (:mod:`gouji.competition.round_robin`): its matches are tournament records,
+checked as they load."""
 
 RECORDS = {"set": SET_RECORD, "tournament": TOURNAMENT_RECORD, "event": EVENT_RECORD}
 

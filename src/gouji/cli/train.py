@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from .rules import PRESETS
+from ..engine.rules import PRESETS
 
 
 def register(main: click.Group) -> None:
@@ -59,7 +59,7 @@ def register(main: click.Group) -> None:
         for option, value in (("--minutes", minutes), ("--eval-minutes", eval_minutes)):
             if not 0 < value < math.inf:  # (click's range lets NaN and infinity through)
                 raise click.BadParameter(f"{value} is not a number of minutes above 0", param_hint=option)
-        from .learn import dmc  # imports torch lazily
+        from ..lab.learn import dmc  # imports torch lazily
 
         try:
             import torch  # noqa: F401

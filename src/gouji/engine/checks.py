@@ -24,7 +24,7 @@ class InvalidHands(ValueError):
 
 
 class InvalidPayment(ValueError):
-    """A tribute payment (:class:`gouji.tribute.Payment`) that names no seats or no count of cards."""
+    """A tribute payment (:class:`gouji.engine.tribute.Payment`) that names no seats or no count of cards."""
 
 
 def check_seat(seat: Any, name: str = "seat") -> int:

@@ -15,10 +15,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from .bots import BOTS, decide, make_bot
-from .match import Match, RecordError, Tournament, load_record
-from .rules import PRESETS, RuleSet, UnknownRules, resolve
-from .transcript import format_events
+from ..bots import BOTS, decide, make_bot
+from ..competition.sets import Match, RecordError, Tournament, load_record
+from ..competition.transcript import format_events
+from ..engine.rules import PRESETS, RuleSet, UnknownRules, resolve
 
 TRIBUTE_KINDS = ("men", "shao", "dian", "luo", "sweep")
 
@@ -250,7 +250,7 @@ def register(main: click.Group) -> None:
         console.print(table)
         console.print("places read as team letter + seat: X0 is team X in seat 0")
         if compare:
-            from .cli_event import comparison_table
+            from .event import comparison_table
 
             console.print(comparison_table(t))
 

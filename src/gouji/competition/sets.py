@@ -1,7 +1,7 @@
 """Sets of deals with tribute and scoring, the duplicate tournament, and their records.
 
 - :class:`Match` is a set (rule book §12–13): ``set_length`` deals; the first pays no tribute, each
-  later one starts with the tribute owed from the deal before (:func:`gouji.tribute.owed`); the 大落 of a
+  later one starts with the tribute owed from the deal before (:func:`gouji.engine.tribute.owed`); the 大落 of a
   deal leads the next; team points run across the set.
 - :class:`Tournament` is the duplicate match of 比赛规则 (rule book §13): two teams of six in two groups
   of three, two tables, every deal played at both tables with the same cards and the teams swapped,
@@ -21,14 +21,15 @@ from typing import Any
 
 import orjson
 
-from .actions import PASS, Action, Burn, parse_action
-from .deal import SEATS, Deal, IllegalAction, team
-from .plays import Play
-from .record_checks import RecordShapeError, check_record
-from .rule_bounds import check_value
-from .rules import RuleSet, resolve
-from .scoring import TOURNAMENT_POINTS, team_points
-from .tribute import Payment, owed
+from ..engine.actions import PASS, Action, Burn, parse_action
+from ..engine.deal import Deal, IllegalAction
+from ..engine.plays import Play
+from ..engine.rule_bounds import check_value
+from ..engine.rules import RuleSet, resolve
+from ..engine.scoring import TOURNAMENT_POINTS, team_points
+from ..engine.seats import SEATS, team
+from ..engine.tribute import Payment, owed
+from .record_schema import RecordShapeError, check_record
 
 RECORD_FORMAT = "gouji-record"
 RECORD_VERSION = 1
@@ -38,7 +39,7 @@ TOURNAMENT_RECORD_VERSION = 2
 hands as dealt, so the duplicate property can be checked from the record alone.  Version 1 records (without
 them) still load."""
 READABLE_VERSIONS = {"set": (1,), "tournament": (1, 2), "event": (1,)}
-"""The record versions this code reads, by kind (``event`` records are read by :mod:`gouji.event`)."""
+"""The record versions this code reads, by kind (``event`` records are read by :mod:`gouji.competition.round_robin`)."""
 
 
 class RecordError(ValueError):
@@ -378,7 +379,7 @@ class Tournament:
     def run_bots(self, bot_x: Any, bot_y: Any, rng: random.Random) -> None:
         """Play the rest of the match with bots: ``bot_x`` decides for every seat of team X, ``bot_y`` for
         team Y (a bot decides from one seat's view only, so one bot object can play many seats)."""
-        from .bots import decide
+        from ..bots import decide
 
         while not self.is_over:
             for t in (0, 1):
@@ -634,7 +635,7 @@ def load_record(data: Mapping[str, Any] | str | bytes) -> Match | Tournament:
     if kind == "tournament":
         return Tournament.from_record(data)
     if kind == "event":
-        raise RecordError("this is an event record: read it with gouji.event.Event.from_record")
+        raise RecordError("this is an event record: read it with gouji.competition.round_robin.Event.from_record")
     raise RecordError(f"unknown record kind {kind!r}: expected 'set' or 'tournament'")
 
 

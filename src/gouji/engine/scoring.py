@@ -9,8 +9,9 @@
 
 from __future__ import annotations
 
-from .deal import SEATS, Deal, team
+from .deal import Deal
 from .rules import RuleSet
+from .seats import SEATS, team
 
 TOURNAMENT_POINTS = (6, 5, 4, 3, 2, 1)
 

@@ -36,12 +36,13 @@ from typing import Any
 
 import numpy as np
 
-from ..bots import BOTS
-from ..bots.heuristic import HeuristicBot
-from ..bots.learned import LearnedBot, QNet, decision_kind
-from ..deal import SEATS, Deal, team
-from ..env.features import ACTION_SIZE, STATE_SIZE
-from ..scoring import team_points
+from ...bots import BOTS
+from ...bots.heuristic import HeuristicBot
+from ...bots.learned import LearnedBot, QNet, decision_kind
+from ...engine.deal import Deal
+from ...engine.scoring import team_points
+from ...engine.seats import SEATS, team
+from ...env.features import ACTION_SIZE, STATE_SIZE
 
 INPUT = STATE_SIZE + ACTION_SIZE
 CURRENT = "current.npz"

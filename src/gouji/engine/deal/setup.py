@@ -23,8 +23,8 @@ import random
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from . import cards as C
-from .actions import (
+from .. import cards as C
+from ..actions import (
     BUY_FOUR,
     CHONGDIAN,
     DECLARE,
@@ -39,11 +39,11 @@ from .actions import (
     LegalActions,
     Return,
 )
-from .plays import Play
-from .table import NO_THREE, REVOLTED, SEATS, opposite
+from ..plays import Play
+from ..seats import NO_THREE, REVOLTED, SEATS, opposite
 
 if TYPE_CHECKING:
-    from .deal import Deal
+    from .state import Deal
 
 # Phases
 TRIBUTE_RETURN = "tribute_return"

@@ -24,11 +24,12 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 from rich.text import Text
 
-from . import __version__
-from . import rules as rules_module
-from .cli_match import RULE_OPTION, with_options
-from .deal import PLACE_NAMES, SEATS, Deal, team
-from .rules import PRESETS, RuleSet, resolve
+from .. import __version__
+from ..engine import rules as rules_module
+from ..engine.deal import Deal
+from ..engine.rules import PRESETS, RuleSet, resolve
+from ..engine.seats import PLACE_NAMES, SEATS, team
+from .match import RULE_OPTION, with_options
 
 BURN_RESULTS = ("success", "broken", "countered", "failed", "ended")
 """How a burn (烧牌) ends, as ``Deal.burns`` records it."""
@@ -115,9 +116,9 @@ def presets_tables(per_table: int = 5) -> list[Table]:
 
 def preset_table(rules: RuleSet) -> Group:
     """One preset's options, each as ``option  value`` with its one-line explanation (from
-    :mod:`gouji.ruledocs`, the rule book's source) indented below: readable at 80 columns.  ``*`` marks a
+    :mod:`gouji.engine.ruledocs`, the rule book's source) indented below: readable at 80 columns.  ``*`` marks a
     value that differs from qingdao."""
-    from .ruledocs import describe
+    from ..engine.ruledocs import describe
 
     base = RuleSet.preset("qingdao")
     parts: list[Any] = [Text(f"{rules.name} — {rules.source}", style="bold"), Text("")]
@@ -474,8 +475,8 @@ def arena(
     deal with a 95% confidence interval, the pairs won, mean place, sweeps, 闷, burns and revolutions, and
     A's margin over B per pair.  The same bots, --rules, --deals and --seed give the same figures, whatever
     --jobs and --ray are."""
-    from .arena import arena_tables, run_arena
-    from .bots import BOTS
+    from ..bots import BOTS
+    from ..lab.arena import arena_tables, run_arena
 
     for name, hint in ((bot_a, "--a"), (bot_b, "--b")):
         if name not in BOTS:
@@ -506,8 +507,8 @@ def arena(
 
 
 def _sim_sets(rs: RuleSet, sets: int, seed: int, bots: str, as_json: bool, record_path: Path | None) -> None:
-    from .bots import BOTS
-    from .cli_match import check_writable, print_sets, simulate_sets, write_record
+    from ..bots import BOTS
+    from .match import check_writable, print_sets, simulate_sets, write_record
 
     names = bots.split(",")
     if len(names) != 2 or any(n not in BOTS for n in names):
@@ -594,11 +595,11 @@ def serve(
     code runs on PostgreSQL with --database-url postgresql+psycopg://…
 
     The timers are defaults: a table's creator may choose its own."""
-    from .server import table as table_module
-    from .server.config import check_table_defaults
-    from .server.errors import SettingError
-    from .server.serve import run, trusted_proxies
-    from .server.storage import StorageError
+    from ..server import table as table_module
+    from ..server.config import check_table_defaults
+    from ..server.errors import SettingError
+    from ..server.serve import run, trusted_proxies
+    from ..server.storage import StorageError
 
     try:  # (click's ranges let NaN through, and a turn time under 0.05 s is no table's)
         check_table_defaults(turn_seconds or None, bot_delay, ready_seconds)
@@ -626,7 +627,9 @@ def serve(
 
 
 def _register() -> None:
-    from . import cli_event, cli_match, cli_train
+    from . import event as cli_event
+    from . import match as cli_match
+    from . import train as cli_train
 
     cli_match.register(main)
     cli_event.register(main)

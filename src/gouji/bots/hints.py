@@ -2,7 +2,7 @@
 
 ``gouji.hint(deal, seat)`` asks the heuristic bot (:mod:`gouji.bots.heuristic`) for the decision of the
 seat to act, from that seat's view only, and returns it with a one-line reason a player can read, and
-the same reason as a code with parameters (:mod:`gouji.reasons`) for a client to put in its own words::
+the same reason as a code with parameters (:mod:`gouji.bots.reasons`) for a client to put in its own words::
 
     >>> h = gouji.hint(deal, deal.to_act)
     >>> h.text, h.reason
@@ -19,9 +19,9 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .actions import Action
-from .bots.heuristic import HeuristicBot
-from .deal import Deal
+from ..engine.actions import Action
+from ..engine.deal import Deal
+from .heuristic import HeuristicBot
 from .reasons import Reason
 
 
@@ -38,7 +38,7 @@ class Hint:
 
     @property
     def code(self) -> str:
-        """The reason's code (one of :data:`gouji.reasons.CODES`)."""
+        """The reason's code (one of :data:`gouji.bots.reasons.CODES`)."""
         return self.why.code
 
     @property

@@ -10,7 +10,7 @@ hands once and the luck of the cards cancels out:
   per seat, so a pair's result depends only on (bots, rules, ``S``, ``i``) — not on which process plays
   it, nor on what was played before.
 
-A's *margin* on a pair is A's team points over both games minus B's (:func:`gouji.scoring.team_points`).
+A's *margin* on a pair is A's team points over both games minus B's (:func:`gouji.engine.scoring.team_points`).
 Because the generator belongs to the game, not to the seating, swapping A and B negates every margin
 exactly only for bots that do not use it; for random bots the two runs are equally good but different
 samples (this keeps a bot against itself a true measure of the noise instead of a string of ties).
@@ -34,11 +34,12 @@ from typing import Any
 
 from rich.table import Table
 
-from .bots import make_bot, play_deal
-from .deal import SEATS, Deal, team
+from ..bots import make_bot, play_deal
+from ..engine.deal import Deal
+from ..engine.rules import RuleSet, resolve
+from ..engine.scoring import team_points
+from ..engine.seats import SEATS, team
 from .distributed import workers
-from .rules import RuleSet, resolve
-from .scoring import team_points
 
 SEED_STRIDE = 1_000_003
 """Pair ``i`` of a run with seed ``S`` is dealt from seed ``S * SEED_STRIDE + i``."""
@@ -388,8 +389,8 @@ def run_arena(
     """Play ``pairs`` duplicate pairs of bot ``a`` against bot ``b`` (names in :data:`gouji.bots.BOTS`).
 
     With ``jobs > 1`` the pairs are spread over that many processes, in chunks; with ``ray`` (an address,
-    or :data:`gouji.distributed.LOCAL`) over ``jobs`` Ray actors (``None``: one per CPU of the cluster) —
-    see :mod:`gouji.distributed`.  The result is the same whatever ``jobs`` and ``ray`` are (bots
+    or :data:`gouji.lab.distributed.LOCAL`) over ``jobs`` Ray actors (``None``: one per CPU of the cluster) —
+    see :mod:`gouji.lab.distributed`.  The result is the same whatever ``jobs`` and ``ray`` are (bots
     registered at run time may not exist in the workers, where the start method is not ``fork``).
     ``progress`` is called with the number of pairs done so far.
     Raises ``ValueError`` for an unknown bot, rule preset, or a count below 1.

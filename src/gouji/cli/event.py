@@ -10,10 +10,10 @@ import click
 from rich.console import Console
 from rich.table import Table
 
-from .bots import BOTS, make_bot
-from .event import Event, EventError
-from .match import Tournament
-from .rules import PRESETS, UnknownRules, resolve
+from ..bots import BOTS, make_bot
+from ..competition.round_robin import Event, EventError
+from ..competition.sets import Tournament
+from ..engine.rules import PRESETS, UnknownRules, resolve
 
 
 def event_bots(teams: list[str], bots: str) -> dict[str, str]:

@@ -174,7 +174,7 @@ class RuleSet:
 
     def __post_init__(self) -> None:
         """Check every option (types, bounds, allowed words, lengths, a playable deck): see
-        :mod:`gouji.rule_bounds`.  Lists become tuples and ``removed`` its canonical form."""
+        :mod:`gouji.engine.rule_bounds`.  Lists become tuples and ``removed`` its canonical form."""
         for name, value in rule_bounds.check(self).items():
             object.__setattr__(self, name, value)
 

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .deal_checks import InvalidPayment, check_payment
+from .checks import InvalidPayment, check_payment
 from .rule_bounds import show
 from .rules import RuleSet
 
