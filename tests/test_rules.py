@@ -116,6 +116,7 @@ DEVIATIONS: dict[tuple[str, str], tuple[Any, str]] = {
     ("tongyong", "burn_after_four_forfeit"): (True, "003 通用: 先发4认不开点后才能烧牌"),
     ("changyi", "four_forfeits_kaidian"): (True, "001 昌邑: 没开点直接出4，算放弃开点"),
     ("heze", "no_three"): ("free", "001 菏泽: 没有钱、大花、小花，则无偿获得3"),
+    ("heze", "buy_with_highest"): (True, "001 菏泽: 没大王用最大牌"),
 }
 """Options the engine sets for a preset though the rule book names them for no preset (§14 says unlisted
 options take the qingdao value).  Each is backed by the seed quoted and documented in docs/rules.md."""

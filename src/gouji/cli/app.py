@@ -28,6 +28,7 @@ from .. import __version__
 from ..engine import rules as rules_module
 from ..engine.deal import Deal
 from ..engine.rules import PRESETS, RuleSet, resolve
+from ..engine.scoring import place_scores
 from ..engine.seats import PLACE_NAMES, SEATS, team
 from .match import RULE_OPTION, with_options
 
@@ -143,8 +144,9 @@ def preset_table(rules: RuleSet) -> Group:
 
 
 def place_score_table(rules: RuleSet) -> tuple[int, ...]:
-    """The points each place scores, 头科 first: ``place_points`` under set scoring, 6..1 for tournament."""
-    return TOURNAMENT_POINTS if rules.scoring == "tournament" else tuple(rules.place_points)
+    """The points each place scores, 头科 first: ``place_points`` (times ``base_points``) under set scoring, 6..1
+    for tournament."""
+    return place_scores(rules)
 
 
 def play_random(deal: Deal, rng: random.Random) -> None:

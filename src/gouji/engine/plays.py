@@ -314,19 +314,21 @@ def parse_play(text: str | Play) -> Play:
     return from_counts(counts)
 
 
-def beats(b: Play, a: Play, kill: bool = False) -> bool:
+def beats(b: Play, a: Play, kill: bool = False, small: bool = True) -> bool:
     """Whether play ``b`` beats play ``a`` (上牌).
 
     Same number of cards and, effective values sorted high to low, every card of ``b`` strictly higher
     than the card of ``a`` at the same position.  With ``kill`` (``big_joker_kill``: 大王二杀一, 三小灭一大)
-    each big joker of ``a`` may instead be covered by two big jokers or three small jokers of ``b``, with
-    no card of ``b`` left over.
+    each big joker of ``a`` may instead be covered by two big jokers or (with ``small``, 三小灭一大:
+    ``three_small_kill``) three small jokers of ``b``, with no card of ``b`` left over.
     """
     if a.eff_big:
         if not kill:
             return False
         # a holds big jokers, so it is not mixed and has no small jokers.
         if b.x:  # any small joker makes every joker of b count as small
+            if not small:
+                return False
             need = 3 * a.eff_big
             jokers = b.eff_small
         else:
@@ -368,8 +370,9 @@ def _bodies(hand: Sequence[int], m: int, above: int, allow_threes: bool) -> Iter
             yield (r, k, m - k)
 
 
-def responses(hand: Sequence[int], a: Play, kill: bool = False) -> Iterator[Play]:
-    """Every play the hand can make that beats ``a`` (never holding a 3: nothing is beaten by 3s)."""
+def responses(hand: Sequence[int], a: Play, kill: bool = False, small: bool = True) -> Iterator[Play]:
+    """Every play the hand can make that beats ``a`` (never holding a 3: nothing is beaten by 3s); ``kill`` and
+    ``small`` as for :func:`beats`."""
     hx, hd = hand[SMALL], hand[BIG]
     of = Play.of
     if a.eff_big:
@@ -388,6 +391,8 @@ def responses(hand: Sequence[int], a: Play, kill: bool = False) -> Iterator[Play
             else:
                 for r, k, t in _bodies(hand, m, above, False):
                     yield of(r, k, t, 0, d)
+        if not small:
+            return
         # Three small jokers (a mixed play's big jokers count as small) for each big joker of a.
         base = 3 * a.eff_big
         for spare in range(body + 1):
@@ -415,6 +420,6 @@ def responses(hand: Sequence[int], a: Play, kill: bool = False) -> Iterator[Play
                     yield of(r, k, t, x, d)
 
 
-def can_beat(hand: Sequence[int], a: Play, kill: bool = False) -> bool:
+def can_beat(hand: Sequence[int], a: Play, kill: bool = False, small: bool = True) -> bool:
     """Whether the hand holds any play that beats ``a``."""
-    return next(responses(hand, a, kill), None) is not None
+    return next(responses(hand, a, kill, small), None) is not None

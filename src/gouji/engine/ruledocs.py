@@ -49,6 +49,10 @@ OPTION_DOCS: dict[str, tuple[str, str]] = {
         "大王二杀一, 三小灭一大: two big jokers, or three small ones, beat one big joker.",
         "大王二杀一、三小灭一大：两张大王或三张小王可以管一张大王。",
     ),
+    "three_small_kill": (
+        "With big_joker_kill: three small jokers beat a big one too (三小灭一大); off, only two big jokers do.",
+        "配合大王二杀一：三张小王也能管一张大王（三小灭一大）；关掉则只有俩大王打一大王。",
+    ),
     # 5.4 free-for-all
     "luanchan_at": (
         "The free-for-all (四户乱缠) starts when only this many players are left in play.",
@@ -94,6 +98,10 @@ OPTION_DOCS: dict[str, tuple[str, str]] = {
     # 9. buying
     "buy_four": ("买四: every player must hold a 4, bought like the 3s.", "买四：每人都要有 4，没有就像买三一样买。"),
     "buy_four_optional": ("A player without a 4 may decline to buy one.", "没有 4 的人可以不买。"),
+    "buy_with_highest": (
+        "A buyer with no 2 and no joker pays their highest card for a 3 or 4 (菏泽).",
+        "没钱没花的人用手里最大的牌买 3（4）（菏泽：没大王用最大牌）。",
+    ),
     "no_three": (
         "What becomes of a player who can get no 3 and holds no 2 and no joker.",
         "没有 3、又没钱没花、也要不到 3 的人怎么办。",
@@ -129,6 +137,10 @@ OPTION_DOCS: dict[str, tuple[str, str]] = {
         "头科、二科、三科、四科、二落、大落各得几分。",
     ),
     "sweep_points": ("Points per team member for a sweep, won or lost.", "串三户时每人得（失）几分。"),
+    "base_points": (
+        "基础分, the stake: every point of set scoring is multiplied by it (章丘).",
+        "基础分：计分时每个名次分、串三户分都乘以它（章丘：得分=本队走科分数之和×基础分）。",
+    ),
     # 16.1 play
     "burn_priority": ("Who burns first when several seats want to.", "几个人同时要烧时，谁先烧。"),
     "smother_by": ("Whose beat smothers (闷) a player left with only 3s.", "被谁管住才算被闷。"),
@@ -278,6 +290,7 @@ OPTION_SECTIONS: dict[str, str] = {
     "decks": "2",
     "removed": "2",
     "big_joker_kill": "4",
+    "three_small_kill": "4",
     "luanchan_at": "5.4",
     "burn_needs_kaidian": "6",
     "burn_after_four_forfeit": "6",
@@ -291,6 +304,7 @@ OPTION_SECTIONS: dict[str, str] = {
     "xuandian": "8.2",
     "buy_four": "9",
     "buy_four_optional": "9",
+    "buy_with_highest": "9",
     "no_three": "9",
     "revolution": "10",
     "yaotou_limit": "10",
@@ -304,6 +318,7 @@ OPTION_SECTIONS: dict[str, str] = {
     "scoring": "13",
     "place_points": "13",
     "sweep_points": "13",
+    "base_points": "13",
     "burn_priority": "16.1",
     "smother_by": "16.1",
     "smothered_keeps_head": "16.1",

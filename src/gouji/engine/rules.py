@@ -60,6 +60,9 @@ class RuleSet:
     no_three: NoThree = "revolt"
     """A player who can get no 3 and holds no 2 and no joker: revolts ("revolt") or is given one ("free");
     "last": anyone left without a 3 is ranked 大落, out of play (000 山东地区: 每人必须有3，否则大拉)."""
+    buy_with_highest: bool = False
+    """A buyer with no 2 and no joker pays their highest card for a 3 (or 4) (001 菏泽's header:
+    没2用小王，没小王用大王，没大王用最大牌); off, such a buyer cannot buy (see no_three)."""
     buy_order: BuyOrder = "opposite_first"
     """Whom a 3 (or 4) is bought from: the 对头, its teammates, then own teammates free ("opposite_first");
     the 对头, own teammates free, then 上家/下家 ("teammates_second", 003 通用); own teammates free, then the
@@ -68,6 +71,9 @@ class RuleSet:
     # 4. Beating
     big_joker_kill: bool = False
     """大王二杀一, 三小灭一大: two big or three small jokers cover one big joker (通用规则)."""
+    three_small_kill: bool = True
+    """With big_joker_kill: three small jokers cover a big one too (三小灭一大, 003 通用); off, only two big
+    jokers do (000 山东地区: 可以选择俩大王打一大王)."""
 
     # 8. 开点 and 宣点
     kaidian_needs_four: bool = False
@@ -169,6 +175,9 @@ class RuleSet:
     """Points for 头科, 二科, 三科, 四科, 二落, 大落."""
     sweep_points: int = 12
     """Points per team member for a sweep (串三户), won or lost."""
+    base_points: int = 1
+    """基础分, the stake of set scoring: every place and sweep point is multiplied by it (001 章丘 8: 玩家得分=
+    (本队三个玩家走科分数之和)*基础分)."""
 
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
@@ -340,6 +349,7 @@ _PRESETS: dict[str, RuleSet] = {
         buy_four=True,
         buy_four_optional=True,
         no_three="free",
+        buy_with_highest=True,
         kaidian_plays="money",
         revolution=False,
         xuandian=False,
