@@ -458,9 +458,7 @@ class _Ctx:
         )
 
     def opens(self, q: Play) -> bool:
-        if q.pure:
-            return True
-        return bool(self.ro.get("kaidian_allows_money")) and not q.has_joker and (q.threshold or (q.k == 0 and q.t > 0))
+        return q.opens_point(str(self.ro.get("kaidian_plays", "pure")))
 
     def pending_open(self) -> bool:
         """Whether my last play opened the point but for the 4 I must lead now (开点发4)."""

@@ -585,12 +585,12 @@ class Deal:
 
     def _chong_leads(self, s: int) -> list[Action]:
         """The leads of a 冲点 attempt: plays that could open the point."""
-        hand, money = self.hands[s], self.rules.kaidian_allows_money
+        hand, reading = self.hands[s], self.rules.kaidian_plays
         out: list[Action] = []
         for r in range(C.TEN, C.ACE + 1):
             for k in range(1, hand[r] + 1):
                 p = Play.of(r, k)
-                if p.opens_point(money):
+                if p.opens_point(reading):
                     out.append(p)
         return out
 
@@ -896,7 +896,7 @@ class Deal:
             else:
                 ch["left"] -= 1
                 leader = self._chong_leader(leader)
-        if leader == seat and top.opens_point(self.rules.kaidian_allows_money) and self._can_open(seat, rd.protected):
+        if leader == seat and top.opens_point(self.rules.kaidian_plays) and self._can_open(seat, rd.protected):
             if self.rules.kaidian_needs_four:
                 self._pending_open = seat
             else:
@@ -1016,7 +1016,7 @@ class Deal:
                     return LegalActions([Play.of(C.THREE, hand[C.THREE])])
                 return LegalActions.leads(hand, allow_threes=False, whole_fours=rules.fours_whole)
             return LegalActions.leads(hand, allow_threes=True, whole_fours=rules.fours_whole)
-        answers: Iterable[Play] = responses(hand, top, rules.big_joker_kill)
+        answers: Iterable[Play] = responses(hand, top, rules.big_joker_kill, rules.three_small_kill)
         if rules.fours_whole and hand[C.FOUR]:
             answers = [p for p in answers if p.rank != C.FOUR or p.size == p.k == hand[C.FOUR]]
         if rd.burn_offers:
@@ -1081,7 +1081,7 @@ class Deal:
             return f"{p}: a 冲点 attempt is a gouji play that could open the point (纯够级)"
         if top is None:
             return f"{p} is not a lead seat {s} can make"  # pragma: no cover - every held shape is a lead
-        if not beats(p, top, self.rules.big_joker_kill):
+        if not beats(p, top, self.rules.big_joker_kill, self.rules.three_small_kill):
             if p.size != top.size and not top.eff_big:
                 return f"{p} cannot meet {top}: a play is beaten only by one of the same number of cards"
             return f"{p} does not beat {top}: every card must be higher, jokers beaten only by bigger jokers"
