@@ -626,11 +626,12 @@ def serve(
 
 
 def _register() -> None:
-    from . import cli_event, cli_match, cli_train
+    from . import cli_event, cli_match, cli_train, cli_tune
 
     cli_match.register(main)
     cli_event.register(main)
     cli_train.register(main)
+    cli_tune.register(main)
 
 
 _register()
