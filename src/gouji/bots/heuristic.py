@@ -1090,12 +1090,4 @@ def tuned(**changes: Any) -> HeuristicBot:
     return HeuristicBot(replace(DEFAULT, **changes))
 
 
-def _register() -> None:
-    from . import BOTS  # the registry imports this module last, so it exists by now
-
-    BOTS["heuristic"] = HeuristicBot
-
-
-_register()
-
 __all__ = ["DEFAULT", "HeuristicBot", "Params", "tuned"]

@@ -42,7 +42,7 @@ from ..deal import SEATS, Deal
 from ..distributed import workers
 from ..rules import resolve
 from ..scoring import team_points
-from . import play_deal
+from .base import play_deal
 from .heuristic import DEFAULT, HeuristicBot, Params
 
 SEED_SPAN = 100_000
