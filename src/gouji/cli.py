@@ -558,7 +558,7 @@ def _sim_sets(rs: RuleSet, sets: int, seed: int, bots: str, as_json: bool, recor
 )
 @click.option(
     "--auto-bot",
-    type=click.Choice(["heuristic", "learned"]),
+    type=click.Choice(["novice", "heuristic", "learned"]),
     default="heuristic",
     show_default=True,
     help="The bot that plays for a seat on auto-play (托管).",
