@@ -187,9 +187,9 @@ def test_an_old_set_record_replays() -> None:
 
 def test_the_cli_takes_the_option_and_its_old_name() -> None:
     from click.testing import CliRunner
+    from gouji.cli.match import parse_rule_options, with_options
 
     from gouji.cli import main
-    from gouji.cli.match import parse_rule_options, with_options
 
     qingdao = RuleSet.preset("qingdao")
     for item, reading in (("kaidian_plays=any", "any"), ("kaidian_allows_money=true", "money")):
