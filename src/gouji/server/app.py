@@ -55,7 +55,7 @@ from .config import check_table_defaults
 from .connection import Connection, SendText, WriteNow, token_hash
 from .durability import StoreWriter, Writer
 from .errors import RequestError
-from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_capped
+from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
 from .play_socket import PlaySocket
 from .replay_api import STATIC_DIR, replay_routes
@@ -211,17 +211,8 @@ def _json_bytes(result: Any) -> bytes:
 
 
 async def _json_body(request: Request, limit: int = MAX_BODY_BYTES) -> Any:
-    """The request's JSON body ({} when empty), read while it streams in: past ``limit`` bytes (or a larger
-    declared length) the rest is not read and the request is refused (413)."""
-    chunks = await read_capped(request, limit)
-    if chunks is None:
-        raise RequestError(413, f"a request body is at most {limit} bytes")
-    if not chunks:
-        return {}
-    try:
-        return json.loads(chunks)
-    except (ValueError, RecursionError):
-        raise RequestError(400, "the request body is not JSON") from None
+    """The request's JSON body ({} when empty): :func:`~.limits.read_json`."""
+    return await read_json(request, limit)
 
 
 def _client(request: Request) -> str:
