@@ -3,7 +3,7 @@
 
 import { icon } from "./icons.js";
 import { h, clear, api, toast, storeSeat } from "./dom.js";
-import { t, onLangChange } from "./i18n.js";
+import { t, onLangChange, getLang, setLang } from "./i18n.js";
 import {
   RANKS, DISPLAY_ORDER, NUM_RANKS, TWO, parseCounts, formatCounts, total, sameCounts, playAllowed, deckCounts,
   cardFace, rankFace,
@@ -25,6 +25,7 @@ const LONG_PRESS_MS = 450;
 const SUMMARY_DELAY_MS = 1800; // the last plays stay visible this long before the summary covers them
 const MARK_MS = 1300;
 const PREFS_KEY = "gouji.prefs";
+export const PHONE_QUERY = "(max-width: 760px), (max-height: 500px)";
 
 const DEFAULT_PREFS = { sound: false, askSingle: false, suggest: true };
 const DOUBLE_CLICK_MS = 500;
@@ -138,6 +139,10 @@ export class LiveTable {
     document.addEventListener("keydown", this.keyHandler);
     this.timer = setInterval(() => this.tick(), 250);
     this.unLang = onLangChange(() => this.renderAll(true));
+    // a phone (narrow, or landscape and low): the prompt joins the action bar, the side panel is a sheet
+    this.phoneQuery = window.matchMedia(PHONE_QUERY);
+    this.onMedia = () => this.renderAll();
+    this.phoneQuery.addEventListener("change", this.onMedia);
     this.connect();
   }
 
@@ -146,6 +151,7 @@ export class LiveTable {
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.keyHandler);
     this.unLang();
+    this.phoneQuery.removeEventListener("change", this.onMedia);
     if (this.ws) this.ws.close();
   }
 
@@ -435,7 +441,10 @@ export class LiveTable {
       h("label.check", h("input#pref-suggest", { type: "checkbox", checked: this.prefs.suggest,
         onchange: (e) => { this.prefs.suggest = e.target.checked; savePrefs(this.prefs); } }),
       " " + t("pref_suggest")),
-      h("div.prompt-btns", h("button.btn.primary#settings-close", { type: "button",
+      h("div.prompt-btns",
+        h("button.btn#settings-link", { type: "button", onclick: () => this.copyLink() }, t("copy_link")),
+        h("button.btn#settings-lang", { type: "button", onclick: () => setLang(getLang() === "zh" ? "en" : "zh") }, t("menu_lang")),
+        h("button.btn.primary#settings-close", { type: "button",
         onclick: () => { this.settingsOpen = false; this.renderOverlay(); } }, t("close"))));
     return box;
   }
@@ -478,9 +487,10 @@ export class LiveTable {
     this.banner = h("div.banner", { hidden: true });
     this.feltHolder = h("div.felt-holder");
     this.handInfo = h("div.hand-info");
+    this.promptSlot = h("div.prompt-slot");
     this.handEl = h("div.hand", { role: "group", "aria-label": "hand" });
     this.actionsEl = h("div.actions");
-    this.side = h("aside.side");
+    this.side = h("aside.side", { "aria-label": t("sheet_title") });
     this.overlay = h("div.overlay-holder");
     this.live = h("div.sr-only#status-live", { role: "status", "aria-live": "polite" });
     this.root.appendChild(
@@ -490,7 +500,8 @@ export class LiveTable {
         this.banner,
         h(
           "div.table-layout",
-          h("div.play-area", this.feltHolder, h("div.hand-area", this.handInfo, this.handEl, this.actionsEl)),
+          h("div.play-area", this.feltHolder,
+            h("div.hand-area", this.promptSlot, this.handInfo, this.handEl, this.actionsEl)),
           this.side,
         ),
         this.overlay,
@@ -553,7 +564,9 @@ export class LiveTable {
         this.seat === null ? h("span.watching", icon("eye"), " " + t("watching")) : null,
       ),
       h("div.bar-right",
-        h("button.chip", { type: "button", title: t("copy_link"), onclick: () => this.copyLink() },
+        h("button.chip.sheet-btn#sheet-btn", { type: "button", title: t("sheet_title"),
+          "aria-expanded": this.sheetOpen ? "true" : "false", onclick: () => this.toggleSheet() }, t("sheet_btn")),
+        h("button.chip.link-chip", { type: "button", title: t("copy_link"), "aria-label": t("copy_link"), onclick: () => this.copyLink() },
           icon("link"), h("span.label-text", " " + t("copy_link"))),
         mySeat !== null && this.info
           ? h("button.chip" + (auto ? ".on" : ""), {
@@ -568,6 +581,17 @@ export class LiveTable {
         h("button.chip", { type: "button", onclick: () => this.leave() }, t(this.info ? "leave" : "lobby")),
       ),
     );
+  }
+
+  /** On a phone: the log, the card counter and the score open as a sheet over the felt. */
+  toggleSheet(open = !this.sheetOpen) {
+    this.sheetOpen = open;
+    this.renderBar();
+    this.renderSide();
+    if (open) {
+      const tab = this.side.querySelector(".tab.active");
+      if (tab) tab.focus();
+    }
   }
 
   copyLink() {
@@ -604,7 +628,8 @@ export class LiveTable {
     });
     if (this.table.status === "waiting") felt.querySelector(".center").replaceChildren(this.waitingPanel());
     const prompt = this.promptPanel();
-    if (prompt) felt.appendChild(prompt);
+    clear(this.promptSlot);
+    if (prompt) (this.phoneQuery.matches ? this.promptSlot : felt).appendChild(prompt);
     clear(this.feltHolder).appendChild(felt);
     const status = felt.querySelector(".status-line");
     const forced = this.forcedText();
@@ -639,37 +664,86 @@ export class LiveTable {
 
   // ------------------------------------------------------------------ setup prompts
 
-  promptPanel() {
+  /** The setup question put to this seat now: {text, buttons: [[label key, action, class]]}, or null. */
+  promptModel() {
     const f = this.frame;
     const v = f.view;
     if (!this.isMyTurn() || !SETUP_PHASES.includes(v.phase)) return null;
     const choices = f.turn.choices || f.turn.sample || [];
-    const btn = (key, action, cls = "") =>
-      h("button.btn" + cls, { type: "button", dataset: { action }, onclick: () => this.act(action),
-        disabled: !!this.pending || !choices.includes(action) }, t(key));
-    let body;
     if (v.phase === "revolution") {
-      body = choices.includes("revolt")
-        ? [h("p", t("p_revolution")), h("div.prompt-btns", btn("btn_revolt", "revolt", ".danger"), btn("btn_no_revolt", "pass", ".primary"))]
-        : [h("p", t("p_revolution_no")), h("div.prompt-btns", btn("btn_ok", "pass", ".primary"))];
-    } else if (v.phase === "yaotou") {
-      body = [h("p", t("p_yaotou", { n: (this.rules && this.rules.yaotou_limit) || 3 })),
-        h("div.prompt-btns", btn("btn_yaotou", "yaotou", ".primary"), btn("btn_wutou", "wutou"))];
-    } else if (v.phase === "xuandian") {
-      body = [h("p", t("p_xuandian")), h("div.prompt-btns", btn("btn_declare", "declare", ".primary"), btn("btn_no_declare", "pass"))];
-    } else if (v.phase === "buy_four") {
-      body = [h("p", t("p_buy_four")), h("div.prompt-btns", btn("btn_buy4", "buy4", ".primary"), btn("btn_no_buy", "pass"))];
-    } else if (["giveback", "huiwu", "chongdian", "selfopen"].includes(v.phase)) {
+      return choices.includes("revolt")
+        ? { text: t("p_revolution"), buttons: [["btn_revolt", "revolt", ".danger"], ["btn_no_revolt", "pass", ".primary"]] }
+        : { text: t("p_revolution_no"), buttons: [["btn_ok", "pass", ".primary"]] };
+    }
+    if (v.phase === "yaotou") {
+      return { text: t("p_yaotou", { n: (this.rules && this.rules.yaotou_limit) || 3 }),
+        buttons: [["btn_yaotou", "yaotou", ".primary"], ["btn_wutou", "wutou", ""]] };
+    }
+    if (v.phase === "xuandian") {
+      return { text: t("p_xuandian"), buttons: [["btn_declare", "declare", ".primary"], ["btn_no_declare", "pass", ""]] };
+    }
+    if (v.phase === "buy_four") {
+      return { text: t("p_buy_four"), buttons: [["btn_buy4", "buy4", ".primary"], ["btn_no_buy", "pass", ""]] };
+    }
+    if (["giveback", "huiwu", "chongdian", "selfopen"].includes(v.phase)) {
       // rule book §16: take the step, or decline; a hand that may not take it has only "pass"
       const may = choices.includes(v.phase);
-      body = [h("p", t(may ? "p_" + v.phase : "p_" + v.phase + "_no")),
-        h("div.prompt-btns", may ? btn("btn_" + v.phase, v.phase, ".primary") : null,
-          btn(may ? "btn_decline" : "btn_ok", "pass", may ? "" : ".primary"))];
-    } else if (v.phase === "tribute_return") {
-      const n = this.returnSize();
-      body = [h("p", t("p_return", { n, name: this.name(this.returnTo()) }))];
+      return { text: t(may ? "p_" + v.phase : "p_" + v.phase + "_no"),
+        buttons: may ? [["btn_" + v.phase, v.phase, ".primary"], ["btn_decline", "pass", ""]] : [["btn_ok", "pass", ".primary"]] };
     }
-    const hint = this.hint ? h("div.hint-reason", icon("bulb"), " " + this.hintText()) : null;
+    if (v.phase === "tribute_return") {
+      return { text: t("p_return", { n: this.returnSize(), name: this.name(this.returnTo()) }), buttons: [] };
+    }
+    return null;
+  }
+
+  /** The label key of the button that makes the hint's choice (出牌, 烧牌, 还贡, 过, 不烧, 不宣 …). */
+  hintButton() {
+    const hnt = this.hint;
+    if (!hnt || !this.frame || hnt.state !== this.frame.state) return null;
+    const a = hnt.action;
+    const prompt = this.promptModel();
+    if (prompt) {
+      const b = prompt.buttons.find(([, action]) => action === a);
+      if (b) return b[0];
+      if (a.startsWith("return ")) return "btn_return";
+    }
+    if (a === "pass") return this.frame.turn.burn_offer ? "btn_no_burn" : "btn_pass";
+    if (a === "yield") return "btn_yield";
+    if (a.startsWith("burn ")) return "btn_burn";
+    if (a.startsWith("return ")) return "btn_return";
+    return "btn_play";
+  }
+
+  /** The button that sends the selection in this decision: 出牌, 烧牌 (a burn offer) or 还贡. */
+  sendButton() {
+    const f = this.frame;
+    if (f && f.view.phase === "tribute_return") return "btn_return";
+    return f && f.turn && f.turn.burn_offer ? "btn_burn" : "btn_play";
+  }
+
+  /** The hint line: the button it suggests, then why. */
+  hintLine() {
+    const key = this.hintButton();
+    return [key ? h("b.hint-button", t("hint_prompt", { button: t(key) })) : null, key ? " — " : null,
+      h("span.hint-why", this.hintText())];
+  }
+
+  promptPanel() {
+    const model = this.promptModel();
+    if (!model) return null;
+    const f = this.frame;
+    const v = f.view;
+    const choices = f.turn.choices || f.turn.sample || [];
+    // the bright style goes to the hint's choice once there is one (never against it)
+    const hinted = this.hint && this.hint.state === f.state ? this.hint.action : null;
+    const btn = ([key, action, cls]) => {
+      const style = hinted && model.buttons.some((b) => b[1] === hinted) ? (action === hinted ? ".primary" : "") : cls;
+      return h("button.btn" + style, { type: "button", dataset: { action }, onclick: () => this.act(action),
+        disabled: !!this.pending || !choices.includes(action) }, t(key));
+    };
+    const body = [h("p", model.text), model.buttons.length ? h("div.prompt-btns", model.buttons.map(btn)) : null];
+    const hint = this.hint ? h("div.hint-reason", icon("bulb"), " ", this.hintLine()) : null;
     return h("div.prompt", { role: "dialog", "aria-label": t("phase_" + v.phase) },
       h("h3", t("phase_" + v.phase)), body, hint);
   }
@@ -743,8 +817,10 @@ export class LiveTable {
     this.handEl.classList.toggle("suggested", suggestion);
     const said = suggestion ? "suggested_sel" : "selected";
     this.handInfo.append(
-      ...[h("span.sel-text", selText ? t(said, { cards: `${cardsText(selText)} (${total(this.sel)})` }) : t("nothing_selected")),
-      this.hint && !SETUP_PHASES.includes(v.phase) ? h("span.hint-reason", icon("bulb"), " " + this.hintText()) : null,
+      ...[h("span.sel-text", selText
+        ? t(said, { cards: `${cardsText(selText)} (${total(this.sel)})`, button: t(this.sendButton()) })
+        : t("nothing_selected")),
+      this.hint && !SETUP_PHASES.includes(v.phase) ? h("span.hint-reason", icon("bulb"), " ", this.hintLine()) : null,
       this.burnInfo(),
       ].filter(Boolean),
     );
@@ -1075,7 +1151,8 @@ export class LiveTable {
     } else if (key === "?") {
       this.toggleHelp();
     } else if (key === "Escape") {
-      if (this.helpOpen || this.confirming || this.settingsOpen) {
+      if (this.sheetOpen) this.toggleSheet(false);
+      else if (this.helpOpen || this.confirming || this.settingsOpen) {
         this.helpOpen = false;
         this.settingsOpen = false;
         this.confirming = null;
@@ -1138,9 +1215,13 @@ export class LiveTable {
         onclick: () => { this.sideTab = id; this.renderSide(); },
       }, t(key)));
     }
+    bar.appendChild(h("button.tab.sheet-close#sheet-close", { type: "button", "aria-label": t("close"),
+      onclick: () => this.toggleSheet(false) }, "✕"));
     this.side.appendChild(bar);
+    this.side.classList.toggle("open", !!this.sheetOpen);
     if (this.sideTab === "log") {
-      this.logEl = h("ol.log");
+      // a scrollable region keyboards reach (axe: scrollable-region-focusable)
+      this.logEl = h("ol.log", { tabindex: "0", "aria-label": t("tab_log") });
       // while the table waits for players, the deal (dealt already) is not told: it starts with the table
       const lines = this.table.status === "waiting" ? [{ line: t("waiting_deal"), cls: "ev-info" }] : this.logLines();
       for (const item of lines.slice(-400)) this.logEl.appendChild(h("li." + item.cls, item.line));
@@ -1248,7 +1329,7 @@ export class LiveTable {
     const failed = ld ? ld.failed_burns : evs.filter((e) => e.type === "burn_failed").map((e) => e.seat);
     const revolted = ld ? ld.revolted : evs.filter((e) => e.type === "revolution").map((e) => e.seat);
     if (!ld && !evs.length) return out;
-    outs.forEach((seat, i) => (out[seat] = t("why_out", { n: i + 1 })));
+    outs.forEach((seat, i) => (out[seat] = t("why_out", { n: i + 1, nth: t("ord_" + (i + 1)) })));
     for (const [seat, by] of smothered) out[seat] = t("why_smothered", { by: this.name(by) });
     for (const seat of failed) out[seat] = t("why_failed_burn");
     for (const seat of revolted) out[seat] = t("why_revolted");
