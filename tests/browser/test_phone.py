@@ -4,7 +4,10 @@ Screenshots go to ``tests/browser/artifacts/``."""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
+
+import pytest
 
 from .conftest import LiveServer, shot
 from .test_table import open_seat, state
@@ -16,6 +19,7 @@ PHONES = [
     {"width": 740, "height": 360},
 ]
 LAPTOP = {"width": 1366, "height": 768}
+AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 TAP = 44
 
 # What the page must keep on screen, and large enough to tap: the bar's buttons, the hand's groups, the actions
@@ -46,6 +50,19 @@ LAYOUT = """(targets) => {
     side: !!document.querySelector('.side') && shown(document.querySelector('.side')),
     sheetBtn: !!document.querySelector('#sheet-btn') && shown(document.querySelector('#sheet-btn')) };
 }"""
+
+
+def axe_violations(page: Any) -> list[Any]:
+    """axe-core's violations on the page as it is (axe-core from npm: ``make js`` installs it)."""
+    if not AXE.exists():
+        pytest.skip(f"no axe-core at {AXE}: run `make js` (npm ci)")
+    if not page.evaluate("!!window.axe"):
+        page.add_script_tag(path=str(AXE))
+    found: list[Any] = page.evaluate(
+        """async () => (await axe.run(document, { resultTypes: ['violations'] })).violations
+             .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))"""
+    )
+    return found
 
 
 def _person_table(server: LiveServer, **body: Any) -> dict[str, Any]:
@@ -125,6 +142,7 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
                 _check_layout(page, f"decision {decisions} ({phase})")
             if decisions == 2:
                 shot(page, "phone-390-in-play")
+                assert axe_violations(page) == [], "the table mid-deal"
             before = state(page)
             page.click(".hinted")
             page.wait_for_function(
@@ -133,6 +151,9 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
             decisions += 1
             assert decisions < 300, "the deal does not end"
         shot(page, "phone-390-summary")
+        assert axe_violations(page) == [], "the summary"
+        page.wait_for_selector(".replay-links a")
+        replay = page.get_attribute(".replay-links a", "href")
         assert decisions > 3 and "Play" in buttons, (decisions, buttons, kinds)
         why = page.eval_on_selector_all(".summary .why", "els => els.map(e => e.textContent)")
         assert "1st out" in why and not any("went out" in w for w in why), why
@@ -141,6 +162,12 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
         page.wait_for_selector(".side.open .log")
         log = page.inner_text(".side .log")
         assert "大王" not in log and "小王" not in log, "Chinese joker names in the English log"
+        page.click("#sheet-close")
+        # the deal's replay, right after it (the set is one deal here), passes axe too
+        page.goto(replay)
+        page.wait_for_selector("#rp-step")
+        shot(page, "phone-390-replay")
+        assert axe_violations(page) == [], "the replay"
         assert server.room(t["code"]).match.is_over
     finally:
         ctx.close()
@@ -171,7 +198,7 @@ def test_the_sheets_open_over_the_felt_and_the_jokers_differ_without_colour(brow
             page.wait_for_selector(".side", state="hidden")
         faces = page.evaluate(
             """async () => { const m = await import('/cards.js'); const f = (ch) => { const e = m.cardFace(ch);
-                 return { text: e.textContent, label: e.getAttribute('aria-label') }; };
+                 return { text: e.textContent, label: e.title }; };
                return { D: f('D'), X: f('X') }; }"""
         )
         assert faces["D"]["text"] != faces["X"]["text"] and faces["D"]["label"] == "大王" and faces["X"]["label"] == "小王"
@@ -221,5 +248,6 @@ def test_the_lobby_reaches_its_open_button_without_scrolling_and_names_bots_by_l
             labels = page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.textContent)")
             assert "机器人 · 高手" in labels and not any("heuristic" in x or "random" in x for x in labels), labels
             shot(page, f"lobby-{vp['width']}")
+            assert axe_violations(page) == [], "the lobby"
         finally:
             ctx.close()

@@ -133,13 +133,14 @@ export function cardFace(ch, extra = "") {
   if (r >= SMALL) {
     // the two jokers differ in shape and word, not only in colour: ★ 大 (Big) and ☆ 小 (Small)
     const big = r === BIG;
-    el.setAttribute("aria-label", t(big ? "joker_big" : "joker_small"));
-    el.innerHTML = `<span class="corner joker-mark">${big ? "★" : "☆"}</span>` +
+    el.title = t(big ? "joker_big" : "joker_small");
+    el.innerHTML = `<span class="corner joker-mark" aria-hidden="true">${big ? "★" : "☆"}</span>` +
       `<span class="joker-face">${t(big ? "face_big" : "face_small")}</span>`;
   } else {
     const face = rankFace(ch);
-    el.innerHTML = `<span class="corner">${face}</span><span class="pip">${face}</span>` +
-      (r === TWO ? `<span class="suit">♥</span>` : "");
+    // the corner and the suit repeat the pip for the eye: a screen reader hears the rank once
+    el.innerHTML = `<span class="corner" aria-hidden="true">${face}</span><span class="pip">${face}</span>` +
+      (r === TWO ? `<span class="suit" aria-hidden="true">♥</span>` : "");
   }
   return el;
 }

@@ -108,7 +108,6 @@ export default {
   hint_pending: "Your hint is still being worked out: a moment",
   hint_busy: "The server is busy: ask for the hint again in a moment",
   hint_pass: "suggestion: pass",
-  keys_help: "Keys: 3–9 T J Q K A 2 X D select (Shift: fewer), Enter play, P pass, Y yield, H hint, Esc clear",
   illegal: "Not allowed: {msg}",
   error: "Error: {msg}",
   stale: "The table moved on; have another look",

@@ -112,7 +112,6 @@ export default {
   hint_pending: "提示正在计算，请稍候",
   hint_busy: "服务器正忙，请稍后再点提示",
   hint_pass: "建议：过",
-  keys_help: "键盘：3–9 T J Q K A 2 X D 选牌（Shift 减），Enter 出牌，P 过，Y 让牌，H 提示，Esc 重选",
   illegal: "不能这样出：{msg}",
   error: "出错了：{msg}",
   stale: "牌桌已经变了，请再看一眼",
