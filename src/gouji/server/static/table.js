@@ -3,10 +3,10 @@
 
 import { h, clear, toast, storeSeat } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
-import { NUM_RANKS, parseCounts, total } from "./cards.js";
-import { describeEvent, eventClass, trackLastActs, seatName } from "./render.js";
-
+import { parseCounts, total } from "./cards.js";
+import { describeEvent, eventClass, seatName } from "./render.js";
 import { SUMMARY_DELAY_MS, PHONE_QUERY, loadPrefs, Sounds, playsNeeded, burnNeeds } from "./table/common.js";
+import { initialState, reduce, STATE_KEYS } from "./table/state.js";
 import { handMethods } from "./table/hand.js";
 import { actionsMethods } from "./table/actions.js";
 import { sideMethods } from "./table/side.js";
@@ -25,25 +25,14 @@ export class LiveTable {
     this.ws = null;
     this.alive = true;
     this.retry = 0;
-    this.frame = null;
-    this.table = null;
-    this.config = null;
-    this.rules = null;
-    this.seat = null;
-    this.deal = -1;
-    this.resetDeal();
-    this.sel = new Array(NUM_RANKS).fill(0);
+    // the page's state: one object, changed by the reducer for each frame (table/state.js); this.deal,
+    // this.frame, this.sel … read and write its fields
+    this.state = initialState();
     this.selEpoch = 0; // counts the player's own changes of the selection
     this.suggested = null; // {state, sel}: the hint's play, selected for the player
     this.suggestedFor = null;
-    this.pending = null;
-    this.hint = null;
-    this.summary = null;
-    this.summaryShown = new Set();
-    this.finalShown = false;
-    this.sideTab = window.innerWidth < 800 ? "log" : "log";
+    this.sideTab = "log";
     this.msgId = 0;
-    this.autoAsked = false;
     this.prefs = loadPrefs();
     this.sounds = new Sounds();
     this.lastTop = null;
@@ -182,92 +171,18 @@ export class LiveTable {
     this.renderActions();
   }
 
+  /** A state frame: the reducer makes the next state; its effects are played out here; the views redraw. */
   absorb(f) {
-    const full = f.full;
-    const mySeat = f.table && f.table.seats && this.seat !== null ? f.table.seats[this.seat] : null;
-    const wasAuto = !!(this.table && this.table.seats && this.seat !== null && this.table.seats[this.seat].auto);
-    if (mySeat && mySeat.auto && !wasAuto && !full && !this.autoAsked) {
+    const { state, effects } = reduce(this.state, f);
+    this.state = state;
+    if (effects.autoTimeout) {
       toast(t("auto_timeout"), "warn");
       this.announce(t("auto_timeout"));
     }
-    if (mySeat && !mySeat.auto) this.autoAsked = false;
-    const wasPaused = !!(this.table && this.table.ready);
-    this.table = { ...(this.table || {}), ...f.table, config: f.table.config || this.config };
-    if (full) {
-      this.config = f.table.config || this.config;
-      if (f.view.rule_options) this.rules = f.view.rule_options;
-      this.deal = f.deal;
-      this.resetDeal();
-      for (const ev of f.view.log || []) this.addEvent(ev);
-    } else {
-      const ended = [];
-      for (const ev of f.events || []) {
-        if (ev.deal > this.deal) {
-          this.deal = ev.deal;
-          this.resetDeal();
-        }
-        if (ev.deal < this.deal) continue;
-        if (ev.type === "end") ended.push({ deal: ev.deal, places: ev.places, sweep: ev.sweep, tribute: [] });
-        else if (ended.length && (ev.type === "tribute" || ev.type === "tribute_return") && ev.deal === ended[0].deal + 1)
-          ended[0].tribute.push(ev);
-        this.addEvent(ev);
-      }
-      if (f.deal > this.deal) {
-        this.deal = f.deal;
-        this.resetDeal();
-      }
-      this.marks = this.marksOf(f.events || []);
-      for (const e of ended) {
-        if (this.summaryShown.has(e.deal)) continue;
-        this.summaryShown.add(e.deal);
-        e.points = (f.table.points || [])[e.deal] || null;
-        e.totals = f.table.totals;
-        e.last = f.table.status === "over";
-        e.events = this.dealEventsOf(e.deal);
-        e.lastDeal = f.table.last_deal || null;
-        this.holdSummary(e);
-      }
-    }
-    this.table.config = this.config;
-    this.frame = f;
-    if (this.pending && f.state > this.pending.state) this.pending = null;
-    if (this.hint && this.hint.state !== f.state) this.hint = null;
-    // keep the selection within the hand
-    const hand = parseCounts(f.view.hand || "");
-    for (let r = 0; r < NUM_RANKS; r++) this.sel[r] = Math.min(this.sel[r], hand[r]);
-    if (this.table.status === "over" && !this.finalShown && !this.summary && !this.heldSummary) {
-      this.finalShown = true;
-      this.summary = { deal: f.deal, places: f.view.places, sweep: f.view.sweep, tribute: [],
-        points: (f.table.points || [])[f.deal], totals: f.table.totals, last: true,
-        events: this.dealEvents.slice(), lastDeal: f.table.last_deal || null };
-    }
-    if (this.summary && this.summary.last) this.finalShown = true;
-    // the pause between two deals: the summary stays up until every seat is ready (or the timeout)
-    const gate = f.table.ready;
-    if (gate && !this.summary && !this.heldSummary && f.deal > 0 && !this.summaryShown.has(f.deal - 1)) {
-      // (a full frame mid-pause: after a reload or a reconnect) the places come from the table, the tribute
-      // owed for the next deal from that deal's log
-      this.summaryShown.add(f.deal - 1);
-      const ld = f.table.last_deal && f.table.last_deal.deal === f.deal - 1 ? f.table.last_deal : null;
-      this.summary = { deal: f.deal - 1, places: ld ? ld.places : null, sweep: ld ? ld.sweep : null,
-        tribute: (f.view.log || []).filter((e) => e.type === "tribute" || e.type === "tribute_return"),
-        points: (f.table.points || [])[f.deal - 1] || null, totals: f.table.totals, last: false, lastDeal: ld };
-    }
-    if (!gate && (wasPaused || this.readySent) && this.summary && !this.summary.last) this.summary = null;
-    if (!gate) this.readySent = false;
-    this.renderAll(full);
+    if (!effects.full) this.marks = this.marksOf(effects.events);
+    for (const e of effects.hold) this.holdSummary(e);
+    this.renderAll(effects.full);
     if (this.isMyTurn()) this.suggest();
-  }
-
-  resetDeal() {
-    this.last = {};
-    if (this.dealEvents && this.dealEvents.length) this.prevDeal = { deal: this.deal - 1, events: this.dealEvents };
-    this.dealEvents = [];
-  }
-
-  dealEventsOf(n) {
-    if (n === this.deal) return this.dealEvents.slice();
-    return this.prevDeal && this.prevDeal.deal === n ? this.prevDeal.events.slice() : [];
   }
 
   /** Show a deal's summary after a short pause, so its last plays stay visible first. */
@@ -290,11 +205,6 @@ export class LiveTable {
   /** Say something to screen readers (the live status region). */
   announce(text) {
     if (this.live && text && this.live.textContent !== text) this.live.textContent = text;
-  }
-
-  addEvent(ev) {
-    this.dealEvents.push(ev);
-    trackLastActs(this.last, ev);
   }
 
   /** The deal's log lines, in the current language. */
@@ -374,4 +284,10 @@ export class LiveTable {
 }
 
 // one module a panel: their methods join the table's
+for (const key of STATE_KEYS) {
+  Object.defineProperty(LiveTable.prototype, key, {
+    get() { return this.state[key]; },
+    set(v) { this.state[key] = v; },
+  });
+}
 Object.assign(LiveTable.prototype, handMethods, actionsMethods, sideMethods, overlayMethods, barMethods, feltMethods);
