@@ -58,6 +58,7 @@ from .errors import RequestError
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
 from .play_socket import PlaySocket
+from .bots_api import bot_routes
 from .replay_api import STATIC_DIR, replay_routes
 from .storage import open_store
 from .table import auto_bot_name
@@ -134,6 +135,7 @@ def create_app(
 
     routes = [
         *replay_routes(),
+        *bot_routes(),
         Route("/api/tables", _handler(_create), methods=["POST"]),
         Route("/api/tables/{code}", _handler(_table), methods=["GET"]),
         Route("/api/tables/{code}/join", _handler(_join), methods=["POST"]),
