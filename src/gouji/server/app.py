@@ -51,6 +51,7 @@ from websockets.protocol import State as WSState
 
 from ..bots import BOTS, levels
 from . import protocol as P
+from .bots_api import bot_routes
 from .config import check_table_defaults
 from .connection import Connection, SendText, WriteNow, token_hash
 from .durability import StoreWriter, Writer
@@ -58,7 +59,6 @@ from .errors import RequestError
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
 from .play_socket import PlaySocket
-from .bots_api import bot_routes
 from .replay_api import STATIC_DIR, replay_routes
 from .storage import open_store
 from .table import auto_bot_name
