@@ -28,7 +28,7 @@ def _pins() -> dict[str, Version]:
 def test_every_dependency_is_pinned_inside_its_range_and_installed_at_that_version() -> None:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     wanted = list(project["dependencies"])
-    for extra in ("test", "rl", "train"):
+    for extra in ("test", "rl", "train", "tune"):
         wanted += project["optional-dependencies"][extra]
     pins = _pins()
     assert "gouji" not in pins
