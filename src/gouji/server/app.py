@@ -268,6 +268,7 @@ async def _table(request: Request) -> Any:
         table = room.public()
         await lobby.writer.drain()  # the state it shows is stored before anyone sees it
         return table
+    await lobby.writer.drain()  # (a table that just left memory: its last change is stored first)
     info = await lobby.reader.call(None, lobby.writer.store.table_info, code)
     if info is None:
         raise RequestError(404, f"no table {code!r}")
