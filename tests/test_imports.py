@@ -16,7 +16,6 @@ KNOWN_CYCLES: list[set[str]] = [
     {"gouji.server.connection", "gouji.server.table"},
     {"gouji.server.duplicate", "gouji.server.events", "gouji.server.lobby"},
     {"gouji.bots", "gouji.bots.heuristic", "gouji.bots.learned"},
-    {"gouji.engine.deal.setup", "gouji.engine.deal.state"},  # being split (issue 30 item 3)
 ]
 
 
