@@ -23,7 +23,7 @@ from ..competition.sets import Match
 from ..engine.deal import Deal
 from ..engine.deal.burn import BURN_END_EVENTS
 from ..engine.rules import RuleSet, resolve
-from ..engine.scoring import TOURNAMENT_POINTS
+from ..engine.scoring import place_scores
 from ..engine.seats import PLACE_NAMES, SEATS, team
 from .options import (
     PRESET_CHOICE,
@@ -45,8 +45,9 @@ MAX_DECISIONS = 200_000
 
 
 def place_score_table(rules: RuleSet) -> tuple[int, ...]:
-    """The points each place scores, 头科 first: ``place_points`` under set scoring, 6..1 for tournament."""
-    return TOURNAMENT_POINTS if rules.scoring == "tournament" else tuple(rules.place_points)
+    """The points each place scores, 头科 first: ``place_points`` (times ``base_points``) under set scoring, 6..1
+    for tournament."""
+    return place_scores(rules)
 
 
 def play_random(deal: Deal, rng: random.Random) -> None:

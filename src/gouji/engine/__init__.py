@@ -17,7 +17,8 @@ from .seats import PLACE_NAMES, SEATS, opposite, team
 
 def beats(b: str | Play, a: str | Play, rules: RuleSet | str | None = "qingdao") -> bool:
     """Whether play ``b`` beats play ``a`` under ``rules`` (a RuleSet or a preset name)."""
-    return _beats(parse_play(b), parse_play(a), resolve(rules).big_joker_kill)
+    rs = resolve(rules)
+    return _beats(parse_play(b), parse_play(a), rs.big_joker_kill, rs.three_small_kill)
 
 
 __all__ = [

@@ -243,19 +243,45 @@ class Play:
         """Whether the play is made of 3s alone (the final play of 憋三)."""
         return self.rank == THREE and self.t == 0 and not self.has_joker
 
-    def opens_point(self, allows_money: bool = False) -> bool:
-        """Whether this play can open the point (开点) when it stands.
-
-        Normally only a pure gouji play; with ``allows_money`` (菏泽) also a threshold play with 2s
-        attached and a twos-only play — never one holding a joker.
-        """
-        if self.pure:
-            return True
-        return allows_money and not self.has_joker and (self.threshold or (self.k == 0 and self.t > 0))
+    def opens_point(self, reading: str = "pure") -> bool:
+        """Whether this play can open the point (开点) when it stands, under the ``kaidian_plays`` reading
+        ``reading`` (see :func:`opens_point`)."""
+        return opens_point(self, reading)
 
     def effective_values(self) -> list[int]:
         """Each card's effective rank index, highest first (2s take the natural rank, mixed D counts as X)."""
         return [BIG] * self.eff_big + [SMALL] * self.eff_small + [self.value] * self.body
+
+
+KAIDIAN_PLAYS: tuple[str, ...] = ("pure", "money", "no_jokers_no_single_two", "any")
+"""The readings of which standing plays open the point (the rule option ``kaidian_plays``)."""
+
+
+def opens_point(play: Play, reading: str = "pure") -> bool:
+    """Whether ``play``, standing (nobody beats or burns it, its player wins the lead), opens the point (开点)
+    under the ``kaidian_plays`` reading ``reading``:
+
+    - ``"pure"``: a pure gouji play only (纯够级: 001 青岛/昌邑/章丘, 003 通用, 000 山东地区);
+    - ``"money"``: also a gouji play with 2s attached and a play of 2s alone, a single 2 too, never one holding
+      a joker (001 菏泽: 纯够级或者纯够级加2或者2开点);
+    - ``"no_jokers_no_single_two"``: every gouji play but one holding a joker and a single 2 (000 其他规则 开点:
+      以下牌型的够级牌不开点：任意张大花，小花或者挂花的牌；单张的2);
+    - ``"any"``: every gouji play (001 枣庄 (6): 自己打出的够级牌无人接牌 … 则该玩家开点).
+
+    A play that is not a gouji play never opens.  An unknown reading is a ``ValueError``.
+    """
+    if reading not in KAIDIAN_PLAYS:
+        raise ValueError(f"kaidian_plays: {reading!r} is not a reading; the readings are {', '.join(KAIDIAN_PLAYS)}")
+    if play.pure:
+        return True
+    if not play.gouji or reading == "pure":
+        return False
+    if reading == "any":
+        return True
+    if play.has_joker:
+        return False
+    single_two = play.k == 0 and play.t == 1
+    return reading == "money" or not single_two
 
 
 def from_counts(counts: Sequence[int]) -> Play:
@@ -288,19 +314,21 @@ def parse_play(text: str | Play) -> Play:
     return from_counts(counts)
 
 
-def beats(b: Play, a: Play, kill: bool = False) -> bool:
+def beats(b: Play, a: Play, kill: bool = False, small: bool = True) -> bool:
     """Whether play ``b`` beats play ``a`` (上牌).
 
     Same number of cards and, effective values sorted high to low, every card of ``b`` strictly higher
     than the card of ``a`` at the same position.  With ``kill`` (``big_joker_kill``: 大王二杀一, 三小灭一大)
-    each big joker of ``a`` may instead be covered by two big jokers or three small jokers of ``b``, with
-    no card of ``b`` left over.
+    each big joker of ``a`` may instead be covered by two big jokers or (with ``small``, 三小灭一大:
+    ``three_small_kill``) three small jokers of ``b``, with no card of ``b`` left over.
     """
     if a.eff_big:
         if not kill:
             return False
         # a holds big jokers, so it is not mixed and has no small jokers.
         if b.x:  # any small joker makes every joker of b count as small
+            if not small:
+                return False
             need = 3 * a.eff_big
             jokers = b.eff_small
         else:
@@ -342,8 +370,9 @@ def _bodies(hand: Sequence[int], m: int, above: int, allow_threes: bool) -> Iter
             yield (r, k, m - k)
 
 
-def responses(hand: Sequence[int], a: Play, kill: bool = False) -> Iterator[Play]:
-    """Every play the hand can make that beats ``a`` (never holding a 3: nothing is beaten by 3s)."""
+def responses(hand: Sequence[int], a: Play, kill: bool = False, small: bool = True) -> Iterator[Play]:
+    """Every play the hand can make that beats ``a`` (never holding a 3: nothing is beaten by 3s); ``kill`` and
+    ``small`` as for :func:`beats`."""
     hx, hd = hand[SMALL], hand[BIG]
     of = Play.of
     if a.eff_big:
@@ -362,6 +391,8 @@ def responses(hand: Sequence[int], a: Play, kill: bool = False) -> Iterator[Play
             else:
                 for r, k, t in _bodies(hand, m, above, False):
                     yield of(r, k, t, 0, d)
+        if not small:
+            return
         # Three small jokers (a mixed play's big jokers count as small) for each big joker of a.
         base = 3 * a.eff_big
         for spare in range(body + 1):
@@ -389,6 +420,6 @@ def responses(hand: Sequence[int], a: Play, kill: bool = False) -> Iterator[Play
                     yield of(r, k, t, x, d)
 
 
-def can_beat(hand: Sequence[int], a: Play, kill: bool = False) -> bool:
+def can_beat(hand: Sequence[int], a: Play, kill: bool = False, small: bool = True) -> bool:
     """Whether the hand holds any play that beats ``a``."""
-    return next(responses(hand, a, kill), None) is not None
+    return next(responses(hand, a, kill, small), None) is not None

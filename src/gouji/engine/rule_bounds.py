@@ -49,6 +49,7 @@ INT_BOUNDS: dict[str, tuple[int, int]] = {
     "yaotou_limit": (0, 100),
     "set_length": (1, 20),
     "sweep_points": (0, 1000),
+    "base_points": (1, 100),
     "place_points": (-1000, 1000),
     "removed": (0, 4 * MAX_DECKS),
 }

@@ -49,6 +49,10 @@ OPTION_DOCS: dict[str, tuple[str, str]] = {
         "大王二杀一, 三小灭一大: two big jokers, or three small ones, beat one big joker.",
         "大王二杀一、三小灭一大：两张大王或三张小王可以管一张大王。",
     ),
+    "three_small_kill": (
+        "With big_joker_kill: three small jokers beat a big one too (三小灭一大); off, only two big jokers do.",
+        "配合大王二杀一：三张小王也能管一张大王（三小灭一大）；关掉则只有俩大王打一大王。",
+    ),
     # 5.4 free-for-all
     "luanchan_at": (
         "The free-for-all (四户乱缠) starts when only this many players are left in play.",
@@ -79,9 +83,9 @@ OPTION_DOCS: dict[str, tuple[str, str]] = {
         "With kaidian_needs_four: playing 4s at any other moment gives up opening for the deal.",
         "没开点就先出 4，算放弃本局开点。",
     ),
-    "kaidian_allows_money": (
-        "Gouji plays with 2s attached, and plays of 2s alone, may also open the point.",
-        "贴钱的够级牌和纯 2 也能开点。",
+    "kaidian_plays": (
+        "Which gouji plays open the point when they stand.",
+        "哪些够级牌站住了算开点。",
     ),
     "kaidian_until_out": (
         "Nobody can open the point once this many players have gone out.",
@@ -94,6 +98,10 @@ OPTION_DOCS: dict[str, tuple[str, str]] = {
     # 9. buying
     "buy_four": ("买四: every player must hold a 4, bought like the 3s.", "买四：每人都要有 4，没有就像买三一样买。"),
     "buy_four_optional": ("A player without a 4 may decline to buy one.", "没有 4 的人可以不买。"),
+    "buy_with_highest": (
+        "A buyer with no 2 and no joker pays their highest card for a 3 or 4 (菏泽).",
+        "没钱没花的人用手里最大的牌买 3（4）（菏泽：没大王用最大牌）。",
+    ),
     "no_three": (
         "What becomes of a player who can get no 3 and holds no 2 and no joker.",
         "没有 3、又没钱没花、也要不到 3 的人怎么办。",
@@ -129,6 +137,10 @@ OPTION_DOCS: dict[str, tuple[str, str]] = {
         "头科、二科、三科、四科、二落、大落各得几分。",
     ),
     "sweep_points": ("Points per team member for a sweep, won or lost.", "串三户时每人得（失）几分。"),
+    "base_points": (
+        "基础分, the stake: every point of set scoring is multiplied by it (章丘).",
+        "基础分：计分时每个名次分、串三户分都乘以它（章丘：得分=本队走科分数之和×基础分）。",
+    ),
     # 16.1 play
     "burn_priority": ("Who burns first when several seats want to.", "几个人同时要烧时，谁先烧。"),
     "smother_by": ("Whose beat smothers (闷) a player left with only 3s.", "被谁管住才算被闷。"),
@@ -251,6 +263,18 @@ VALUE_DOCS: dict[str, dict[str, tuple[str, str]]] = {
             "先由同伙送，再向对家和对家的同伙买",
         ),
     },
+    "kaidian_plays": {
+        "pure": ("pure gouji plays only (纯够级: no 2 attached, no joker)", "只有纯够级牌（不贴钱、不挂花）"),
+        "money": (
+            "pure ones, those with 2s attached and 2s alone; never one with a joker (菏泽)",
+            "纯够级、纯够级加 2、纯 2 都开点，挂花的不开（菏泽）",
+        ),
+        "no_jokers_no_single_two": (
+            "every gouji play but those holding a joker and a single 2 (000 其他规则)",
+            "除了带王（挂花）的牌和单张 2，够级牌都开点（000 其他规则）",
+        ),
+        "any": ("every gouji play, jokers too (枣庄)", "任何够级牌都开点，挂花的也算（枣庄）"),
+    },
     "mutual_point_tribute": {
         "pay": ("they swap one card each way", "互进一张"),
         "waive": ("they swap nothing", "都不进"),
@@ -266,6 +290,7 @@ OPTION_SECTIONS: dict[str, str] = {
     "decks": "2",
     "removed": "2",
     "big_joker_kill": "4",
+    "three_small_kill": "4",
     "luanchan_at": "5.4",
     "burn_needs_kaidian": "6",
     "burn_after_four_forfeit": "6",
@@ -274,11 +299,12 @@ OPTION_SECTIONS: dict[str, str] = {
     "kaidian_needs_four": "8.1",
     "kaidian_four_single": "8.1",
     "four_forfeits_kaidian": "8.1",
-    "kaidian_allows_money": "8.1",
+    "kaidian_plays": "8.1",
     "kaidian_until_out": "8.1",
     "xuandian": "8.2",
     "buy_four": "9",
     "buy_four_optional": "9",
+    "buy_with_highest": "9",
     "no_three": "9",
     "revolution": "10",
     "yaotou_limit": "10",
@@ -292,6 +318,7 @@ OPTION_SECTIONS: dict[str, str] = {
     "scoring": "13",
     "place_points": "13",
     "sweep_points": "13",
+    "base_points": "13",
     "burn_priority": "16.1",
     "smother_by": "16.1",
     "smothered_keeps_head": "16.1",

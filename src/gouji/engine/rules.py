@@ -8,7 +8,7 @@ default to the common core rule.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -27,6 +27,7 @@ BuyOrder = Literal["opposite_first", "teammates_second", "teammates_first"]
 MutualPointTribute = Literal["pay", "waive"]
 LaoToTeammate = Literal["none", "returnable"]
 SweepTribute = Literal["opposite", "losers_pay"]
+KaidianPlays = Literal["pure", "money", "no_jokers_no_single_two", "any"]
 TributeKind = Literal["men", "shao", "dian", "luo"]
 TRIBUTE_KINDS: tuple[TributeKind, ...] = ("men", "shao", "dian", "luo")
 """Tribute kinds in the default order: 闷贡, 烧贡, 点贡, 落贡."""
@@ -59,6 +60,9 @@ class RuleSet:
     no_three: NoThree = "revolt"
     """A player who can get no 3 and holds no 2 and no joker: revolts ("revolt") or is given one ("free");
     "last": anyone left without a 3 is ranked 大落, out of play (000 山东地区: 每人必须有3，否则大拉)."""
+    buy_with_highest: bool = False
+    """A buyer with no 2 and no joker pays their highest card for a 3 (or 4) (001 菏泽's header:
+    没2用小王，没小王用大王，没大王用最大牌); off, such a buyer cannot buy (see no_three)."""
     buy_order: BuyOrder = "opposite_first"
     """Whom a 3 (or 4) is bought from: the 对头, its teammates, then own teammates free ("opposite_first");
     the 对头, own teammates free, then 上家/下家 ("teammates_second", 003 通用); own teammates free, then the
@@ -67,6 +71,9 @@ class RuleSet:
     # 4. Beating
     big_joker_kill: bool = False
     """大王二杀一, 三小灭一大: two big or three small jokers cover one big joker (通用规则)."""
+    three_small_kill: bool = True
+    """With big_joker_kill: three small jokers cover a big one too (三小灭一大, 003 通用); off, only two big
+    jokers do (000 山东地区: 可以选择俩大王打一大王)."""
 
     # 8. 开点 and 宣点
     kaidian_needs_four: bool = False
@@ -75,8 +82,11 @@ class RuleSet:
     """With kaidian_needs_four: that lead must be a single 4 (章丘), not any play of 4s."""
     four_forfeits_kaidian: bool = False
     """With kaidian_needs_four: playing 4s other than to complete an opening gives up opening this deal."""
-    kaidian_allows_money: bool = False
-    """Threshold plays with 2s attached and twos-only plays also open the point (菏泽)."""
+    kaidian_plays: KaidianPlays = "pure"
+    """Which standing gouji plays open the point: pure ones only ("pure": 001 青岛, 003 通用, 000 山东地区);
+    also those with 2s attached and 2s alone ("money": 001 菏泽); all but joker plays and a single 2
+    ("no_jokers_no_single_two": 000 其他规则 开点); every gouji play ("any": 001 枣庄).  Replaces the boolean
+    ``kaidian_allows_money`` (true: "money"), which old records and payloads still give."""
     kaidian_until_out: int = 2
     """Nobody can open the point once this many players have gone out."""
     xuandian: bool = True
@@ -165,6 +175,9 @@ class RuleSet:
     """Points for 头科, 二科, 三科, 四科, 二落, 大落."""
     sweep_points: int = 12
     """Points per team member for a sweep (串三户), won or lost."""
+    base_points: int = 1
+    """基础分, the stake of set scoring: every place and sweep point is multiplied by it (001 章丘 8: 玩家得分=
+    (本队三个玩家走科分数之和)*基础分)."""
 
     extra: Mapping[str, Any] = field(default_factory=dict, compare=False, hash=False, repr=False)
 
@@ -183,7 +196,9 @@ class RuleSet:
             raise UnknownRules(f"no preset {name!r}; the presets are {', '.join(PRESETS)}") from None
 
     def replace(self, **changes: Any) -> RuleSet:
-        """A copy with some options changed; an unknown option name is an error."""
+        """A copy with some options changed; an unknown option name is an error (an old name of
+        :data:`LEGACY_OPTIONS` is read as its new option)."""
+        changes = upgrade_options(changes)
         names = {f.name for f in dataclasses.fields(self)}
         for key in changes:
             if key not in names:
@@ -219,11 +234,43 @@ class RuleSet:
         """Rebuild a rule set from :meth:`to_dict` output."""
         if not isinstance(data, Mapping):
             raise InvalidRules(f"rules: expected an object of rule options, not {type(data).__name__}")
+        data = upgrade_options(data)
         names = {f.name for f in dataclasses.fields(cls)}
         unknown = set(data) - names
         if unknown:
             raise UnknownRules(f"unknown rule options: {', '.join(sorted(map(str, unknown)))}")
         return cls(**data)  # lists become tuples in __post_init__
+
+
+def _kaidian_allows_money(value: Any) -> tuple[str, Any]:
+    if value is True:
+        return "kaidian_plays", "money"
+    if value is False:
+        return "kaidian_plays", "pure"
+    raise InvalidRules(f"kaidian_allows_money: {rule_bounds.show(value)} is not allowed: expected true or false")
+
+
+LEGACY_OPTIONS: dict[str, Callable[[Any], tuple[str, Any]]] = {"kaidian_allows_money": _kaidian_allows_money}
+"""Options of earlier versions, each with the function that reads its value as (new option, value):
+``kaidian_allows_money`` true is ``kaidian_plays = "money"``, false ``"pure"``.  Old records and old option
+payloads (the HTTP API's ``options``, the CLI's ``--option``) keep loading."""
+
+
+def upgrade_options(data: Mapping[str, Any]) -> dict[str, Any]:
+    """``data`` (rule options by name) with every old option of :data:`LEGACY_OPTIONS` read as its new one.
+    An old option and its new one given together must agree, else :class:`InvalidRules` names both."""
+    out = dict(data)
+    for old, read in LEGACY_OPTIONS.items():
+        if old not in out:
+            continue
+        new, value = read(out.pop(old))
+        if new in out and out[new] != value:
+            raise InvalidRules(
+                f"{old}: {rule_bounds.show(data[old])} means {new} = {value!r}, "
+                f"but {new} is {rule_bounds.show(out[new])}; give {new} alone"
+            )
+        out[new] = value
+    return out
 
 
 def _p(name: str, source: str, **kw: Any) -> RuleSet:
@@ -294,7 +341,7 @@ _PRESETS: dict[str, RuleSet] = {
         sweep_tribute="losers_pay",
         huiwu=True,
     ),
-    "zaozhuang": _p("zaozhuang", "001 枣庄", decks=6, failed_burn_third="sanke"),
+    "zaozhuang": _p("zaozhuang", "001 枣庄", decks=6, failed_burn_third="sanke", kaidian_plays="any"),
     "heze": _p(
         "heze",
         "001 菏泽",
@@ -302,7 +349,8 @@ _PRESETS: dict[str, RuleSet] = {
         buy_four=True,
         buy_four_optional=True,
         no_three="free",
-        kaidian_allows_money=True,
+        buy_with_highest=True,
+        kaidian_plays="money",
         revolution=False,
         xuandian=False,
         tribute=False,
@@ -341,4 +389,13 @@ def resolve(rules: RuleSet | str | None) -> RuleSet:
 
 
 assert set(RANKS) >= {r for r, _ in _THREES_FOURS}
-__all__ = ["PRESETS", "TRIBUTE_KINDS", "InvalidRules", "RuleSet", "UnknownRules", "resolve"]
+__all__ = [
+    "LEGACY_OPTIONS",
+    "PRESETS",
+    "TRIBUTE_KINDS",
+    "InvalidRules",
+    "RuleSet",
+    "UnknownRules",
+    "resolve",
+    "upgrade_options",
+]

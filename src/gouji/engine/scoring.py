@@ -3,6 +3,7 @@
 - ``set`` scoring: each place scores ``place_points`` (头科 +4, 二科 +2, 三科 0, 四科 0, 二落 −2, 大落 −4 by
   default) and a team scores the sum of its three players.  A sweep (串三户) replaces that: every member of
   the sweeping team scores ``+sweep_points`` and every member of the other team ``−sweep_points``.
+- ``base_points`` (基础分, 001 章丘 8) multiplies every point of set scoring: the stake.
 - ``tournament`` scoring (比赛规则): places score 6, 5, 4, 3, 2, 1 small points; a team's small points are
   the sum of its players'; there is no sweep bonus.
 """
@@ -18,7 +19,9 @@ TOURNAMENT_POINTS = (6, 5, 4, 3, 2, 1)
 
 def place_scores(rules: RuleSet) -> tuple[int, ...]:
     """Points for places 头科 … 大落 under ``rules``."""
-    return TOURNAMENT_POINTS if rules.scoring == "tournament" else tuple(rules.place_points)
+    if rules.scoring == "tournament":
+        return TOURNAMENT_POINTS
+    return tuple(p * rules.base_points for p in rules.place_points)
 
 
 def seat_points(rules: RuleSet, places: list[int], sweep: int | None) -> list[int]:
@@ -26,7 +29,8 @@ def seat_points(rules: RuleSet, places: list[int], sweep: int | None) -> list[in
     points = [0] * SEATS
     if sweep is not None and rules.scoring == "set":
         for s in range(SEATS):
-            points[s] = rules.sweep_points if team(s) == sweep else -rules.sweep_points
+            stake = rules.sweep_points * rules.base_points
+            points[s] = stake if team(s) == sweep else -stake
         return points
     scores = place_scores(rules)
     for place, s in enumerate(places):

@@ -62,7 +62,7 @@ def worst_reward(rules: RuleSet) -> float:
     scores = sorted(place_scores(rules))
     worst = (sum(scores[:3]) - sum(scores[3:])) / 2
     if rules.scoring == "set":
-        worst = min(worst, -3.0 * rules.sweep_points)
+        worst = min(worst, -3.0 * rules.sweep_points * rules.base_points)
     return float(worst)
 
 

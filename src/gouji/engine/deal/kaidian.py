@@ -51,12 +51,12 @@ class OpeningThePoint(Burning):
 
     def _chong_leads(self, s: int) -> list[Action]:
         """The leads of a 冲点 attempt: plays that could open the point."""
-        hand, money = self.hands[s], self.rules.kaidian_allows_money
+        hand, reading = self.hands[s], self.rules.kaidian_plays
         out: list[Action] = []
         for r in range(C.TEN, C.ACE + 1):
             for k in range(1, hand[r] + 1):
                 p = Play.of(r, k)
-                if p.opens_point(money):
+                if p.opens_point(reading):
                     out.append(p)
         return out
 

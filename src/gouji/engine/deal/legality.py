@@ -107,7 +107,7 @@ class Legality(Playing):
                     return LegalActions([Play.of(C.THREE, hand[C.THREE])])
                 return LegalActions.leads(hand, allow_threes=False, whole_fours=rules.fours_whole)
             return LegalActions.leads(hand, allow_threes=True, whole_fours=rules.fours_whole)
-        answers: Iterable[Play] = responses(hand, top, rules.big_joker_kill)
+        answers: Iterable[Play] = responses(hand, top, rules.big_joker_kill, rules.three_small_kill)
         if rules.fours_whole and hand[C.FOUR]:
             answers = [p for p in answers if p.rank != C.FOUR or p.size == p.k == hand[C.FOUR]]
         if rd.burn_offers:
@@ -172,7 +172,7 @@ class Legality(Playing):
             return f"{p}: a 冲点 attempt is a gouji play that could open the point (纯够级)"
         if top is None:
             return f"{p} is not a lead seat {s} can make"  # pragma: no cover - every held shape is a lead
-        if not beats(p, top, self.rules.big_joker_kill):
+        if not beats(p, top, self.rules.big_joker_kill, self.rules.three_small_kill):
             if p.size != top.size and not top.eff_big:
                 return f"{p} cannot meet {top}: a play is beaten only by one of the same number of cards"
             return f"{p} does not beat {top}: every card must be higher, jokers beaten only by bigger jokers"

@@ -125,7 +125,7 @@ class Turns(Placing):
             else:
                 ch["left"] -= 1
                 leader = self._chong_leader(leader)
-        if leader == seat and top.opens_point(self.rules.kaidian_allows_money) and self._can_open(seat, rd.protected):
+        if leader == seat and top.opens_point(self.rules.kaidian_plays) and self._can_open(seat, rd.protected):
             if self.rules.kaidian_needs_four:
                 self._pending_open = seat
             else:

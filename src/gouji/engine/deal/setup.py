@@ -362,6 +362,7 @@ class Setup:
         hands = d.hands
         hand = hands[s]
         money = next((m for m in (C.TWO, C.SMALL, C.BIG) if hand[m]), None)
+        price = money if money is not None or not d.rules.buy_with_highest else highest_card(hand)
         opp = opposite(s)
         sellers = [opp, (opp + 2) % SEATS, (opp + 4) % SEATS]  # the 对头, then 上家 and 下家
         givers = [(s + 2) % SEATS, (s + 4) % SEATS]
@@ -377,14 +378,14 @@ class Setup:
             return d.in_play[seat] and hands[seat][rank] >= 2
 
         for x, sells in chain:
-            if sells and money is None:
+            if sells and price is None:
                 continue
             if spare(x):
                 if sells:
-                    assert money is not None
-                    hand[money] -= 1
-                    hands[x][money] += 1
-                self._transfer(x, s, rank, paid=money if sells else None, kind="buy" if sells else "give")
+                    assert price is not None
+                    hand[price] -= 1
+                    hands[x][price] += 1
+                self._transfer(x, s, rank, paid=price if sells else None, kind="buy" if sells else "give")
                 return
         if rank == C.THREE and d.rules.no_three == "last":
             # 000 山东地区: 每人必须有3，否则大拉 — ranked 大落, out of play
@@ -470,6 +471,12 @@ class Setup:
         if a is SELFOPEN:
             extra = f": seat {s} holds a gouji play or no 4, so it cannot open without one (无级自开)"
         return f"seat {s} is deciding {_WHAT[phase]}{extra}; the choices are {options}"
+
+
+def highest_card(hand: Sequence[int]) -> int | None:
+    """The rank of the highest card of ``hand`` (jokers and 2s included), None for an empty hand: the price
+    of a 3 or 4 for a buyer with no money under ``buy_with_highest`` (001 菏泽: 没大王用最大牌)."""
+    return next((r for r in range(C.NUM_RANKS - 1, -1, -1) if hand[r]), None)
 
 
 def can_self_open(h: Sequence[int]) -> bool:
