@@ -3,6 +3,7 @@ and going out, each by its own rule."""
 
 from __future__ import annotations
 
+from .. import cards as C
 from ..actions import PASS, YIELD, Action, Burn
 from ..plays import Play
 from ..seats import FAILED_BURN, OUT, SEATS, opposite
@@ -42,11 +43,12 @@ class Playing(Smothering):
         prev, prev_seat = rd.top, rd.top_seat
         leading = prev is None
 
-        failed = self._burn_on_play(s, play, burn, empty, prev_seat)
-
-        self._open_on_play(s, play, leading)
-
-        self._smother(s, prev, prev_seat)
+        # (each rule's method is called only when it can apply: this runs for every play)
+        failed = self._burn_on_play(s, play, burn, empty, prev_seat) if burn or self.burn is not None else False
+        if leading or play.rank == C.FOUR:
+            self._open_on_play(s, play, leading)
+        if prev is not None and rules.bie_san:
+            self._smother(s, prev, prev_seat)
 
         # the new top play
         if s in rd.yield_left:  # a seat let in by a yield plays: the yielder counts as having passed
