@@ -105,3 +105,27 @@ def test_base_points_bounds(bad: object) -> None:
 
     with pytest.raises(InvalidRules, match="base_points"):
         QINGDAO.replace(base_points=bad)
+
+
+# ---------------------------------------------------------------- 亮3 after 重新开牌
+
+
+def test_liang_san_decides_the_leader_after_a_restart() -> None:
+    """001 青岛 上班: 首次开牌或重新开牌后，最先摸到并亮出两张同色 3 者为首发牌人; 000 大纲: 出现"串三户" … 应重新开牌。
+    重新开牌由首开牌人的下家进行 — with sweep_restart_leader, a sweep's next deal is dealt from the seat after the last
+    first leader and 亮3 / 顶班 picks its leader; the sweep's tribute is still paid (000: 串三户的一方各吃一个贡)."""
+    from .test_regional import SWEPT, _Done, next_deal
+
+    rules = QINGDAO.replace(sweep_restart_leader=True)
+    d = next_deal(rules, [_Done(SWEPT, 0, first=4)])
+    first = d.events[0]
+    assert first["leader"] is None and first["liang_san_from"] == 5
+    assert first["liang_san"]["dealt_from"] == 5
+    assert d.first_leader == (first["liang_san"]["seat"] if first["liang_san"]["seat"] is not None else 5)
+    assert [p.kind for p in d.tribute] == ["sweep"] * 3
+    assert Deal.replay(d.events).events == d.events
+    # without 重新开牌 the 大落 leads, and nobody shows 3s
+    plain = next_deal(QINGDAO, [_Done(SWEPT, 0, first=4)])
+    assert plain.events[0]["leader"] == 5 and "liang_san" not in plain.events[0]
+    # with a random first leader the restart is the seat after the last first leader (the reading before)
+    assert next_deal(rules.replace(first_leader="random"), [_Done(SWEPT, 0, first=4)]).first_leader == 5
