@@ -11,7 +11,8 @@ from click.testing import CliRunner, Result
 import gouji
 from gouji import PRESETS, RuleSet
 from gouji.cli import main
-from gouji.cli.app import BURN_RESULTS, option_docs, option_names, random_deal, simulate
+from gouji.cli.rules import option_docs, option_names
+from gouji.cli.sim import BURN_RESULTS, random_deal, simulate
 from gouji.engine.ruledocs import describe
 
 WIDE = {"COLUMNS": "100"}

@@ -12,9 +12,9 @@ import pytest
 
 import gouji
 from gouji import Deal, IllegalAction
+from gouji.bots.features import encode_state
 from gouji.env.catalogue import catalogue
 from gouji.env.core import deal_rewards, worst_reward
-from gouji.env.features import encode_state
 
 from .helpers import choose_action
 from .test_properties import swapped_hands, tribute_after

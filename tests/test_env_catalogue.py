@@ -119,8 +119,8 @@ FEATURES_START, FEATURES_END = "<!-- features-table -->", "<!-- /features-table 
 
 
 def features_block() -> str:
-    """The field table and the action row of gouji.env.features' docstring, as docs/env.md shows them."""
-    from gouji.env import features
+    """The field table and the action row of gouji.bots.features' docstring, as docs/env.md shows them."""
+    from gouji.bots import features
 
     lines = (features.__doc__ or "").splitlines()
     rules = [i for i, line in enumerate(lines) if line.startswith("====")]

@@ -20,7 +20,10 @@ from hypothesis import strategies as st
 import gouji
 from gouji import Deal, RuleSet, UnknownRules
 from gouji.cli import main
-from gouji.competition.sets import Match, RecordError, Tournament, _sign, load_record
+from gouji.competition.duplicate import Tournament
+from gouji.competition.loading import load_record
+from gouji.competition.records import RecordError, sign
+from gouji.competition.sets import Match
 from gouji.engine.checks import InvalidHands, InvalidPayment, InvalidSeat
 from gouji.engine.rule_bounds import INT_BOUNDS, InvalidRules
 
@@ -390,7 +393,7 @@ def _resigned(record: dict[str, Any], change: Any) -> dict[str, Any]:
     body = copy.deepcopy(record)
     del body["checksum"]
     change(body)
-    return _sign(body)
+    return sign(body)
 
 
 def _setter(path: list[Any], value: Any = None, delete: bool = False) -> Any:
@@ -614,8 +617,8 @@ def test_cli_rule_options_are_checked(command: str, option: str, needle: str) ->
 def test_cli_rule_options_change_the_rules() -> None:
     res = _run(["sim", "--rules", "tongyong", "--deals", "3", "--seed", "1", "--json", "--option", "bie_san=false"])
     assert res.exit_code == 0, res.output
-    changed = gouji.cli.app.simulate(RuleSet.preset("tongyong").replace(bie_san=False), 3, 1)
-    plain = gouji.cli.app.simulate("tongyong", 3, 1)
+    changed = gouji.cli.sim.simulate(RuleSet.preset("tongyong").replace(bie_san=False), 3, 1)
+    plain = gouji.cli.sim.simulate("tongyong", 3, 1)
     got = json.loads(res.output)
     assert got["seats"] == changed["seats"] != plain["seats"]
     res = _run(["sim", "--deals", "2", "--seed", "1", "--json", "--option", "scoring=tournament"])

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from gouji.competition.sets import load_record
+from gouji.competition.loading import load_record
 from gouji.engine.cards import parse_counts
 from gouji.server import create_app
 

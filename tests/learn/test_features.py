@@ -11,9 +11,9 @@ from hypothesis import strategies as st
 
 import gouji
 from gouji.bots import decide, make_bot
+from gouji.bots import features as F
 from gouji.engine.actions import PASS, parse_action
 from gouji.engine.deal import Deal, IllegalAction
-from gouji.env import features as F
 from tests.helpers import choose_action
 from tests.test_properties import swapped_hands
 

@@ -9,9 +9,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gouji.bots.features import ACTION_SIZE, STATE_SIZE
 from gouji.bots.learned import LearnedBot, QNet
 from gouji.engine.seats import SEATS
-from gouji.env.features import ACTION_SIZE, STATE_SIZE
 
 torch = pytest.importorskip("torch", reason="training needs the [train] extra (PyTorch)")
 

@@ -69,10 +69,10 @@ from ..engine.actions import (
     Decision,
 )
 from ..engine.plays import NO_RANK, Play, parse_play
+from ..engine.seats import SEATS
 from .reasons import Reason
 from .reasons import reason as R
 
-SEATS = 6
 THREE, FOUR, ACE, TWO, SMALL, BIG = C.THREE, C.FOUR, C.ACE, C.TWO, C.SMALL, C.BIG
 NAMES = "3456789TJQKA2XD"
 

@@ -11,8 +11,8 @@ from rich.console import Console
 from rich.table import Table
 
 from ..bots import BOTS, make_bot
+from ..competition.duplicate import Tournament
 from ..competition.round_robin import Event, EventError
-from ..competition.sets import Tournament
 from ..engine.rules import PRESETS, UnknownRules, resolve
 
 
@@ -98,53 +98,48 @@ def comparison_table(match: Tournament) -> Table:
     return table
 
 
-def register(main: click.Group) -> None:
-    """Add ``event`` to the ``gouji`` command group."""
-
-    @main.command(short_help="Play a round-robin event of duplicate matches between bot teams.")
-    @click.option("--teams", required=True, help="the team names, comma-separated (2 to 16)")
-    @click.option(
-        "--bots", default="heuristic", show_default=True, help="one bot for every team, or one per team (a,b,…)"
+@click.command(short_help="Play a round-robin event of duplicate matches between bot teams.")
+@click.option("--teams", required=True, help="the team names, comma-separated (2 to 16)")
+@click.option("--bots", default="heuristic", show_default=True, help="one bot for every team, or one per team (a,b,…)")
+@click.option("--rules", "rules_name", default="tournament", show_default=True, help="rule preset")
+@click.option("--deals", default=4, show_default=True, type=click.IntRange(1, 20), help="deals in each match")
+@click.option("--seed", default=1, show_default=True, type=int)
+@click.option(
+    "--record", "record_path", type=click.Path(dir_okay=False, path_type=Path), help="store the event's record"
+)
+@click.option("--json", "as_json", is_flag=True, help="print the schedule, results and standings as JSON")
+def event(
+    teams: str, bots: str, rules_name: str, deals: int, seed: int, record_path: Path | None, as_json: bool
+) -> None:
+    """A round robin of duplicate matches (比赛规则) between TEAMS, every team played by a bot: each match
+    is two tables with the same cards and the teams swapped.  Prints the standings by match points
+    (3/1/0), ties broken head-to-head among the tied teams, then by small points (rule book §16.4)."""
+    try:
+        rules = resolve(rules_name.lower())
+    except UnknownRules:
+        raise click.BadParameter(
+            f"no preset {rules_name!r}; the presets are {', '.join(PRESETS)}", param_hint="--rules"
+        ) from None
+    try:
+        ev = Event(teams.split(","), rules, seed=seed, deals=deals)
+    except EventError as e:
+        raise click.BadParameter(str(e), param_hint="--teams") from None
+    chosen = event_bots(ev.teams, bots)
+    players = {t: make_bot(b) for t, b in chosen.items()}
+    matches: dict[str, Tournament] = {}
+    ev.play_bots(players, done=lambda f, m: matches.__setitem__(f.key, m))
+    if record_path is not None:
+        record_path.write_text(json.dumps(ev.record(matches), ensure_ascii=False), encoding="utf-8")
+    summary = ev.summary()
+    summary["bots"] = chosen
+    summary["seed"] = seed
+    if as_json:
+        click.echo(json.dumps(summary, ensure_ascii=False))
+        return
+    console = Console()
+    console.print(
+        f"[bold]Event[/] of {len(ev.teams)} teams, {rules.name}, {deals} deals a match, seed {seed}: "
+        + ", ".join(f"{t} = {b}" for t, b in chosen.items())
     )
-    @click.option("--rules", "rules_name", default="tournament", show_default=True, help="rule preset")
-    @click.option("--deals", default=4, show_default=True, type=click.IntRange(1, 20), help="deals in each match")
-    @click.option("--seed", default=1, show_default=True, type=int)
-    @click.option(
-        "--record", "record_path", type=click.Path(dir_okay=False, path_type=Path), help="store the event's record"
-    )
-    @click.option("--json", "as_json", is_flag=True, help="print the schedule, results and standings as JSON")
-    def event(
-        teams: str, bots: str, rules_name: str, deals: int, seed: int, record_path: Path | None, as_json: bool
-    ) -> None:
-        """A round robin of duplicate matches (比赛规则) between TEAMS, every team played by a bot: each match
-        is two tables with the same cards and the teams swapped.  Prints the standings by match points
-        (3/1/0), ties broken head-to-head among the tied teams, then by small points (rule book §16.4)."""
-        try:
-            rules = resolve(rules_name.lower())
-        except UnknownRules:
-            raise click.BadParameter(
-                f"no preset {rules_name!r}; the presets are {', '.join(PRESETS)}", param_hint="--rules"
-            ) from None
-        try:
-            ev = Event(teams.split(","), rules, seed=seed, deals=deals)
-        except EventError as e:
-            raise click.BadParameter(str(e), param_hint="--teams") from None
-        chosen = event_bots(ev.teams, bots)
-        players = {t: make_bot(b) for t, b in chosen.items()}
-        matches: dict[str, Tournament] = {}
-        ev.play_bots(players, done=lambda f, m: matches.__setitem__(f.key, m))
-        if record_path is not None:
-            record_path.write_text(json.dumps(ev.record(matches), ensure_ascii=False), encoding="utf-8")
-        summary = ev.summary()
-        summary["bots"] = chosen
-        summary["seed"] = seed
-        if as_json:
-            click.echo(json.dumps(summary, ensure_ascii=False))
-            return
-        console = Console()
-        console.print(
-            f"[bold]Event[/] of {len(ev.teams)} teams, {rules.name}, {deals} deals a match, seed {seed}: "
-            + ", ".join(f"{t} = {b}" for t, b in chosen.items())
-        )
-        console.print(schedule_table(summary))
-        console.print(standings_table(summary))
+    console.print(schedule_table(summary))
+    console.print(standings_table(summary))

@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.rules import RuleSet, resolve
-from .sets import RecordError, Tournament, _new_seed
+from .duplicate import Tournament
+from .records import RECORD_FORMAT, RecordError, check_record_body, new_seed, sign
 
 MAX_TEAMS = 16
 MAX_TEAM_NAME = 24
@@ -224,7 +225,7 @@ class Event:
     ) -> None:
         self.teams = check_teams(teams)
         self.rules = resolve(rules)
-        self.seed: int | str = _new_seed() if seed is None else seed
+        self.seed: int | str = new_seed() if seed is None else seed
         if not isinstance(deals, int) or isinstance(deals, bool) or not 1 <= deals <= 20:
             raise EventError(f"a match of an event has 1 to 20 deals, not {deals!r}")
         self.deals = deals
@@ -333,7 +334,6 @@ class Event:
 
     def record(self, matches: Mapping[str, Tournament]) -> dict[str, Any]:
         """The event as a record: its teams, rules, seed and deals, and the records of the finished matches."""
-        from .sets import RECORD_FORMAT, _sign
 
         body = {
             "format": RECORD_FORMAT,
@@ -345,14 +345,13 @@ class Event:
             "deals": self.deals,
             "matches": {k: matches[k].record() for k in self.results if k in matches},
         }
-        return _sign(body)
+        return sign(body)
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> tuple[Event, dict[str, Tournament]]:
         """An event and its matches from its record, every match replayed and checked."""
-        from .sets import _check
 
-        body = _check(record, "event")
+        body = check_record_body(record, "event")
         try:
             event = cls(body["teams"], RuleSet.from_dict(body["rules"]), seed=body["seed"], deals=body["deals"])
         except (KeyError, TypeError, ValueError) as e:

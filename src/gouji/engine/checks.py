@@ -11,8 +11,7 @@ from typing import Any
 from . import cards as C
 from .rule_bounds import show
 from .rules import RuleSet
-
-SEATS = 6
+from .seats import SEATS
 
 
 class InvalidSeat(ValueError):

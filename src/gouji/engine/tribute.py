@@ -14,8 +14,7 @@ from typing import Any
 from .checks import InvalidPayment, check_payment
 from .rule_bounds import show
 from .rules import RuleSet
-
-SEATS = 6
+from .seats import SEATS
 
 
 @dataclass(frozen=True)

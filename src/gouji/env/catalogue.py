@@ -33,14 +33,14 @@ from typing import Any
 
 import numpy as np
 
+from ..bots.features import DECISIONS
 from ..engine.actions import Action, Burn, Decision, InvalidAction, LegalActions, Return, _Block, parse_action
 from ..engine.cards import ACE, BIG, NATURAL_RANKS, NUM_RANKS, SMALL, THREE, TWO, build_deck
 from ..engine.plays import NO_RANK, Play
 from ..engine.rules import RuleSet, resolve
-from .features import DECISIONS
 
 DECISION_SLOTS = 32
-"""Indices kept for decisions: :data:`DECISIONS` (from :mod:`gouji.env.features`, whose one-hot follows
+"""Indices kept for decisions: :data:`DECISIONS` (from :mod:`gouji.bots.features`, whose one-hot follows
 the same order) fills the first ones; a new decision takes the next slot and moves no other index."""
 
 MAX_RETURN = 4

@@ -3,7 +3,7 @@
 Numpy only — the PettingZoo and Gymnasium classes (:mod:`gouji.env.aec`, :mod:`gouji.env.single`) wrap an
 :class:`Episode` in their APIs.
 
-- **Observations** are ``encode_state(Deal.view(seat))`` (:func:`gouji.env.features.encode_state`), kept
+- **Observations** are ``encode_state(Deal.view(seat))`` (:func:`gouji.bots.features.encode_state`), kept
   up to date step by step from what that view holds (:mod:`gouji.env.tracker`), never from the deal's
   hidden state; the action mask comes from the seat's legal actions (which depend
   on its own hand and public facts only) through the :mod:`~gouji.env.catalogue`, and is all zeros for a

@@ -32,8 +32,9 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from ..competition.duplicate import Tournament, TournamentTable
 from ..competition.round_robin import EventError, check_teams
-from ..competition.sets import Match, Tournament, TournamentTable
+from ..competition.sets import Match
 from ..engine.actions import Action
 from ..engine.rules import RuleSet
 from ..engine.seats import SEATS

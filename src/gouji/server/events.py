@@ -20,8 +20,8 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from ..bots import BOTS, make_bot
+from ..competition.duplicate import Tournament
 from ..competition.round_robin import Event, EventError, Fixture, MatchResult, check_teams
-from ..competition.sets import Tournament
 from ..engine.rules import RuleSet
 from .config import parse_table_request
 from .connection import token_hash

@@ -33,7 +33,9 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ..bots.hints import hint_from
-from ..competition.sets import RecordError, Tournament, load_record
+from ..competition.duplicate import Tournament
+from ..competition.loading import load_record
+from ..competition.records import RecordError
 from ..engine.deal import Deal
 from ..engine.scoring import TOURNAMENT_POINTS
 from .limits import MAX_RECORD_ID, read_capped

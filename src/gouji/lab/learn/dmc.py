@@ -37,12 +37,12 @@ from typing import Any
 import numpy as np
 
 from ...bots import BOTS
+from ...bots.features import ACTION_SIZE, STATE_SIZE
 from ...bots.heuristic import HeuristicBot
 from ...bots.learned import LearnedBot, QNet, decision_kind
 from ...engine.deal import Deal
 from ...engine.scoring import team_points
 from ...engine.seats import SEATS, team
-from ...env.features import ACTION_SIZE, STATE_SIZE
 
 INPUT = STATE_SIZE + ACTION_SIZE
 CURRENT = "current.npz"

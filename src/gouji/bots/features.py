@@ -60,10 +60,11 @@ import numpy.typing as npt
 from ..engine.actions import Action, Burn, Decision, Return
 from ..engine.cards import ACE, BIG, NUM_RANKS, RANK_INDEX, SMALL, THREE, TWO, parse_counts
 from ..engine.plays import Play, parse_play
+from ..engine.seats import SEATS
 
 F32 = npt.NDArray[np.float32]
 
-SEATS = 6
+
 STATUSES = ("in_play", "out", "smothered", "failed_burn", "revolted")
 PHASES = ("play", "tribute_return", "buy_four", "revolution", "yaotou", "xuandian", "over")
 DECISIONS = (
