@@ -10,7 +10,9 @@ import json
 import pytest
 
 from gouji import Deal, RuleSet, parse_play
-from gouji.competition.sets import Match, _canonical, load_record
+from gouji.competition.loading import load_record
+from gouji.competition.records import canonical
+from gouji.competition.sets import Match
 from gouji.engine.plays import KAIDIAN_PLAYS, opens_point
 from gouji.engine.rule_bounds import InvalidRules
 from gouji.engine.rules import upgrade_options
@@ -178,7 +180,7 @@ def test_an_old_set_record_replays() -> None:
     body = {k: v for k, v in m.record().items() if k != "checksum"}
     del body["rules"]["kaidian_plays"]
     body["rules"]["kaidian_allows_money"] = True
-    body["checksum"] = "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
+    body["checksum"] = "sha256:" + hashlib.sha256(canonical(body)).hexdigest()
     again = load_record(json.dumps(body))
     assert isinstance(again, Match)
     assert again.rules == rules
@@ -189,7 +191,7 @@ def test_the_cli_takes_the_option_and_its_old_name() -> None:
     from click.testing import CliRunner
 
     from gouji.cli import main
-    from gouji.cli.match import parse_rule_options, with_options
+    from gouji.cli.options import parse_rule_options, with_options
 
     qingdao = RuleSet.preset("qingdao")
     for item, reading in (("kaidian_plays=any", "any"), ("kaidian_allows_money=true", "money")):
