@@ -129,3 +129,20 @@ def test_liang_san_decides_the_leader_after_a_restart() -> None:
     assert plain.events[0]["leader"] == 5 and "liang_san" not in plain.events[0]
     # with a random first leader the restart is the seat after the last first leader (the reading before)
     assert next_deal(rules.replace(first_leader="random"), [_Done(SWEPT, 0, first=4)]).first_leader == 5
+
+
+# ---------------------------------------------------------------- 000 山东地区: 4随意，无4不开点。一般同伙送
+
+
+def test_shandong_fours_given_by_teammates_when_chosen() -> None:
+    """`shandong` reads 4随意 as no 买四; with buy_four and buy_four_optional on, a 4 is asked for and a teammate
+    gives it first (一般同伙送, buy_order teammates_first)."""
+    hands = ["2553", "4439", "443T", "443J", "43Q", "43K"]
+    plain = Deal.from_hands(hands, "shandong", leader=0, setup=True)
+    assert not [e for e in plain.events if e["type"] == "buy" and e["rank"] == "4"]
+    rules = RuleSet.preset("shandong").replace(buy_four=True, buy_four_optional=True, decks=8)
+    d = Deal.from_hands(hands, rules, leader=0, setup=True)
+    assert d.phase == "buy_four" and d.to_act == 0 and texts(d) == {"buy4", "pass"}
+    d.act("buy4")
+    four = next(e for e in d.events if e["type"] == "buy" and e["rank"] == "4")
+    assert four["kind"] == "give" and four["from"] == 2 and four["paid"] is None
