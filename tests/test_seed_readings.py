@@ -8,8 +8,9 @@ import pytest
 from gouji import Deal, RuleSet, beats
 from gouji.competition.sets import Match
 from gouji.engine.scoring import place_scores, seat_points
+from gouji.engine.tribute import owed
 
-from .test_deal_rules import texts
+from .test_deal_rules import finish, texts
 
 QINGDAO = RuleSet.preset("qingdao")
 
@@ -146,3 +147,51 @@ def test_shandong_fours_given_by_teammates_when_chosen() -> None:
     d.act("buy4")
     four = next(e for e in d.events if e["type"] == "buy" and e["rank"] == "4")
     assert four["kind"] == "give" and four["from"] == 2 and four["paid"] is None
+
+
+# ---------------------------------------------------------------- 000 山东地区: 被对家反稍则进对家两倍的贡
+
+
+def burned_by_seat_1(rules: RuleSet) -> Deal:
+    """Seat 0 leads QQQ; seat 1 burns it with KKK; now seat 4, the burner's 对头, is to answer."""
+    hands = ["QQQ553", "KKK663", "773", "883", "AAAX53", "993"]
+    d = Deal.from_hands(hands, rules, leader=0)
+    d.act("QQQ")
+    while d.to_act != 1:
+        d.act("pass")  # seats 2 and 4 decline the burn
+    d.act("burn KKK")
+    while d.to_act != 4:
+        d.act("pass")
+    return d
+
+
+def test_the_opposite_may_counter_burn_for_a_double_tribute() -> None:
+    """000 山东地区 稍贡: 如果跑科之前被对家解了，则不进稍贡，如果被对家反稍则进对家两倍的贡，依次类推，上不封顶."""
+    rules = QINGDAO.replace(opposite_counter_burn=True, kaidian_needs_four=False)
+    d = burned_by_seat_1(rules)
+    assert {"AAA", "burn AAA", "pass"} <= texts(d)
+    d.act("burn AAA")
+    while d.to_act != 4:
+        d.act("pass")
+    d.act("X5")
+    while d.to_act != 4:
+        d.act("pass")
+    d.act("3")
+    assert [(b["burner"], b["burned"], b["level"], b["result"]) for b in d.burns] == [
+        (1, 0, 1, "countered"),
+        (4, 1, 2, "success"),
+    ]
+    finish(d)
+    shao = [p for p in owed(rules, d.result()) if p.kind == "shao"]
+    assert d.sweep is None  # (a sweep would waive 烧贡)
+    assert [(p.payer, p.receiver, p.cards) for p in shao] == [(1, 4, 2)]
+    # the plain answer still breaks the burn (解烧): no tribute
+    d = burned_by_seat_1(rules)
+    d.act("AAA")
+    assert [(b["burner"], b["result"]) for b in d.burns] == [(1, "broken")]
+
+
+def test_without_the_option_the_opposite_only_breaks_the_burn() -> None:
+    d = burned_by_seat_1(QINGDAO.replace(kaidian_needs_four=False))
+    assert not any(t.startswith("burn") for t in texts(d))
+    assert RuleSet.preset("shandong").opposite_counter_burn

@@ -841,6 +841,18 @@ class Deal:
             out.append(c)
         return out
 
+    def _opposite_may_counter_burn(self, s: int) -> bool:
+        """反稍 by the 对家 (``opposite_counter_burn``, 000 山东地区: 如果被对家反稍则进对家两倍的贡): seat ``s``, the
+        burner's own 对头, answering the burner's play, may burn it instead of breaking the burn — under the
+        conditions any burner has (not in the free-for-all, the preset's ``burn_needs_kaidian`` and
+        ``burn_before_first_out``)."""
+        burn, rules = self.burn, self.rules
+        if burn is None or self.round.top_seat != burn.burner or s != opposite(burn.burner) or self.ffa:
+            return False
+        if rules.burn_before_first_out and self.out_order:
+            return False
+        return not rules.burn_needs_kaidian or self.opened[s] or (rules.burn_after_four_forfeit and self.forfeited[s])
+
     def _after_burn_offer(self) -> None:
         rd = self.round
         if rd.burn_offers:
@@ -1035,7 +1047,10 @@ class Deal:
             answers = [p for p in answers if p.rank != C.FOUR or p.size == p.k == hand[C.FOUR]]
         if rd.burn_offers:
             return LegalActions([*(Burn(p) for p in answers), PASS])
-        acts: list[Action] = [*answers, PASS]
+        acts: list[Action] = [*answers]
+        if rules.opposite_counter_burn and self._opposite_may_counter_burn(s):
+            acts += [Burn(p) for p in acts if isinstance(p, Play)]  # 反稍 by the 对家, beside the plain 解烧
+        acts.append(PASS)
         # 让牌 (inlined: this runs for every answer): a non-gouji play of my 对头, once, outside the free-for-all
         if (
             rd.top_seat == (s + 3) % SEATS
