@@ -260,12 +260,4 @@ def _shipped() -> QNet:
     return _SHIPPED
 
 
-def _register() -> None:
-    from . import BOTS
-
-    BOTS["learned"] = LearnedBot
-
-
-_register()
-
 __all__ = ["DECISION_KINDS", "MAX_CANDIDATES", "WEIGHTS", "LearnedBot", "QNet", "candidates", "decision_kind"]

@@ -13,6 +13,7 @@ from .serve import serve
 from .sim import sim
 from .tournament import tournament
 from .train import train
+from .tune import register as register_tune
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -23,3 +24,4 @@ def main() -> None:
 
 for command in (rules, sim, arena, serve, tournament, replay, event, train):
     main.add_command(command)
+register_tune(main)

@@ -36,7 +36,7 @@ import click
 )
 @click.option(
     "--auto-bot",
-    type=click.Choice(["heuristic", "learned"]),
+    type=click.Choice(["novice", "heuristic", "learned"]),
     default="heuristic",
     show_default=True,
     help="The bot that plays for a seat on auto-play (托管).",
