@@ -368,6 +368,10 @@ class Deal:
         if not evs:
             raise ValueError("a deal's events start with its 'deal' event")
         deal = cls.from_deal_event(evs[0])
+        if isinstance(evs[0].get("rules"), Mapping):
+            # a log older than some option: the options it predates take their defaults, old names their new
+            # ones (RuleSet.from_dict) — its rules compare as the rule set they make
+            evs[0]["rules"] = deal.rules.to_dict()
         for i, e in enumerate(evs):
             if e.get("type") == "act":
                 try:
