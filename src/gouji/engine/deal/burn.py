@@ -64,6 +64,18 @@ class Burning(DealState):
             out.append(c)
         return out
 
+    def _opposite_may_counter_burn(self, s: int) -> bool:
+        """反稍 by the 对家 (``opposite_counter_burn``, 000 山东地区: 如果被对家反稍则进对家两倍的贡): seat ``s``, the
+        burner's own 对头, answering the burner's play, may burn it instead of breaking the burn — under the
+        conditions any burner has (not in the free-for-all, the preset's ``burn_needs_kaidian`` and
+        ``burn_before_first_out``)."""
+        burn, rules = self.burn, self.rules
+        if burn is None or self.round.top_seat != burn.burner or s != opposite(burn.burner) or self.ffa:
+            return False
+        if rules.burn_before_first_out and self.out_order:
+            return False
+        return not rules.burn_needs_kaidian or self.opened[s] or (rules.burn_after_four_forfeit and self.forfeited[s])
+
     def _burn_on_play(self, s: int, play: Play, burn: bool, empty: bool, prev_seat: int) -> bool:
         """What seat ``s``'s play does to the burn in progress, or the burn it starts (烧牌, rule book §6):
         the burner going out succeeds, its play without a joker fails (returns True), a play over the burner

@@ -89,6 +89,7 @@ class Deal(Views):
         leader: int | None = None,
         tribute: Sequence[Payment | Mapping[str, Any]] = (),
         huiwu: Sequence[int] = (),
+        liang_san_from: int | None = None,
     ) -> Deal:
         """Shuffle and deal from ``seed``, then run every before-play phase the rules ask for: the
         ``tribute`` owed from the deal before (进贡, with 还贡 decisions), buying 3s and 4s, revolution (two
@@ -97,13 +98,17 @@ class Deal(Views):
         ``leader`` is the first leader (上班); ``None`` draws a seat from the seed, as for the first deal
         of a match — or, with ``first_leader="liang_san"``, the seed draws the seat dealing starts from
         and 亮3 / 顶班 decides (see :func:`gouji.engine.deal.setup.deal_liang_san`).  ``huiwu``: the seats that may
-        discard their 5s (汇5, after being swept).  The same arguments always give the same deal.
+        discard their 5s (汇5, after being swept).  ``liang_san_from`` (with ``leader=None`` and
+        ``first_leader="liang_san"``): the seat dealing starts from, instead of one drawn from the seed — a 重新开牌
+        (001 青岛 上班: 首次开牌或重新开牌后 … 亮3).  The same arguments always give the same deal.
         """
         rs = resolve(rules)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         rng = random.Random(seed)
         first = rng.randrange(SEATS) if leader is None else check_seat(leader, "leader")
+        if liang_san_from is not None and leader is None:
+            first = check_seat(liang_san_from, "liang_san_from")
         deck = C.build_deck(rs.decks, rs.removed_counts)
         liang: dict[str, Any] | None = None
         if leader is None and rs.first_leader == "liang_san":
@@ -130,6 +135,8 @@ class Deal(Views):
         }
         if liang is not None:
             event["liang_san"] = liang
+        if liang_san_from is not None:
+            event["liang_san_from"] = liang_san_from
         if deal.huiwu:
             event["huiwu"] = list(deal.huiwu)
         deal.events.append(event)
@@ -153,7 +160,14 @@ class Deal(Views):
         tribute = first.get("tribute", ())
         huiwu = first.get("huiwu", ())
         if first.get("mode") == "seed":
-            return cls.new(rules, seed=first["seed"], leader=first.get("leader"), tribute=tribute, huiwu=huiwu)
+            return cls.new(
+                rules,
+                seed=first["seed"],
+                leader=first.get("leader"),
+                tribute=tribute,
+                huiwu=huiwu,
+                liang_san_from=first.get("liang_san_from"),
+            )
         return cls.from_hands(
             first["hands"],
             rules,
@@ -171,6 +185,10 @@ class Deal(Views):
         if not evs:
             raise ValueError("a deal's events start with its 'deal' event")
         deal = cls.from_deal_event(evs[0])
+        if isinstance(evs[0].get("rules"), Mapping):
+            # a log older than some option: the options it predates take their defaults, old names their new
+            # ones (RuleSet.from_dict) — its rules compare as the rule set they make
+            evs[0]["rules"] = deal.rules.to_dict()
         for i, e in enumerate(evs):
             if e.get("type") == "act":
                 try:

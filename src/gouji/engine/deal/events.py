@@ -23,6 +23,7 @@ class DealEvent(TypedDict):
     setup: NotRequired[bool]
     liang_san: NotRequired[dict[str, Any]]
     huiwu: NotRequired[list[int]]
+    liang_san_from: NotRequired[int]
 
 
 class VoidEvent(TypedDict):

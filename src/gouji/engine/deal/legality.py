@@ -112,7 +112,10 @@ class Legality(Playing):
             answers = [p for p in answers if p.rank != C.FOUR or p.size == p.k == hand[C.FOUR]]
         if rd.burn_offers:
             return LegalActions([*(Burn(p) for p in answers), PASS])
-        acts: list[Action] = [*answers, PASS]
+        acts: list[Action] = [*answers]
+        if rules.opposite_counter_burn and self._opposite_may_counter_burn(s):
+            acts += [Burn(p) for p in acts if isinstance(p, Play)]  # 反稍 by the 对家, beside the plain 解烧
+        acts.append(PASS)
         # 让牌 (inlined: this runs for every answer): a non-gouji play of my 对头, once, outside the free-for-all
         if (
             rd.top_seat == (s + 3) % SEATS
