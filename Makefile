@@ -41,6 +41,7 @@ $(STAMP): pyproject.toml
 lint:
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/lint-imports
 
 typecheck:
 	$(BIN)/mypy

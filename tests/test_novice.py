@@ -9,8 +9,8 @@ import pytest
 
 import gouji
 from gouji import PASS, Burn, Deal, Play
-from gouji.actions import Action
 from gouji.bots import BOTS, LEVELS, NoviceBot, levels, make_bot, play_deal
+from gouji.engine.actions import Action
 from tests.test_heuristic import MAX_DECISIONS, hidden_card_comparisons
 
 
@@ -129,7 +129,7 @@ def test_before_play_it_takes_no_optional_decision() -> None:
 
 
 def test_novice_loses_to_the_heuristic_and_beats_random() -> None:
-    from gouji.arena import run_arena
+    from gouji.lab.arena import run_arena
 
     for preset in ("qingdao", "tournament"):
         assert run_arena("novice", "random", preset, 4, seed=11).margin.mean > 0

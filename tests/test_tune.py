@@ -11,10 +11,10 @@ import pytest
 from click.testing import CliRunner
 
 import gouji.bots
-from gouji.arena import run_arena
-from gouji.bots import tune as T
 from gouji.bots.heuristic import DEFAULT, HeuristicBot, Params
 from gouji.cli import main
+from gouji.lab import tune as T
+from gouji.lab.arena import run_arena
 
 
 def test_the_origin_is_the_shipped_heuristic_and_points_stay_in_bounds() -> None:

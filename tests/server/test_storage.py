@@ -9,7 +9,8 @@ from typing import Any
 import pytest
 
 import gouji.server.storage
-from gouji.match import Match, load_record
+from gouji.competition.loading import load_record
+from gouji.competition.sets import Match
 from gouji.server.storage import Store
 
 from ..helpers import wait_until

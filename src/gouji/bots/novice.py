@@ -24,9 +24,9 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from .. import cards as C
-from ..actions import PASS, Action, Decision
-from ..plays import NO_RANK, Play
+from ..engine import cards as C
+from ..engine.actions import PASS, Action, Decision
+from ..engine.plays import NO_RANK, Play
 
 SPEND_CONTROL_AT = 8
 """An answer may use 2s or jokers once the hand holds this many cards or fewer."""

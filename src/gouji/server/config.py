@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import BOTS
-from ..deal import SEATS
-from ..match import Match
-from ..rules import PRESETS, RuleSet, UnknownRules
+from ..competition.sets import Match
+from ..engine.rules import LEGACY_OPTIONS, PRESETS, RuleSet, UnknownRules, upgrade_options
+from ..engine.seats import SEATS
 from .errors import RequestError, SettingError
 
 MAX_NICKNAME = 24
@@ -159,10 +159,10 @@ def parse_table_request(
     if not isinstance(options, dict):
         raise RequestError(400, "options must be an object of rule options")
     for key in options:
-        if key not in base or key in ("name", "source"):
+        if (key not in base and key not in LEGACY_OPTIONS) or key in ("name", "source"):
             raise RequestError(400, f"no rule option {key!r}")
     try:  # RuleSet checks every option (type, range, allowed words, lengths, a playable deck) and names it
-        rules = RuleSet.from_dict({**base, **options})
+        rules = RuleSet.from_dict({**base, **upgrade_options(options)})
     except (UnknownRules, TypeError, ValueError) as e:
         raise RequestError(400, f"bad rule option: {e}") from None
     set_length = data.get("set_length", rules.set_length)

@@ -32,11 +32,12 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action
-from ..deal import SEATS
-from ..event import EventError, check_teams
-from ..match import Match, Tournament, TournamentTable
-from ..rules import RuleSet
+from ..competition.duplicate import Tournament, TournamentTable
+from ..competition.round_robin import EventError, check_teams
+from ..competition.sets import Match
+from ..engine.actions import Action
+from ..engine.rules import RuleSet
+from ..engine.seats import SEATS
 from . import protocol as P
 from .config import TableConfig, parse_table_request, valid_nickname
 from .connection import Connection, token_hash

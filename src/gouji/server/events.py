@@ -20,9 +20,9 @@ import secrets
 from typing import TYPE_CHECKING, Any
 
 from ..bots import BOTS, make_bot
-from ..event import Event, EventError, Fixture, MatchResult, check_teams
-from ..match import Tournament
-from ..rules import RuleSet
+from ..competition.duplicate import Tournament
+from ..competition.round_robin import Event, EventError, Fixture, MatchResult, check_teams
+from ..engine.rules import RuleSet
 from .config import parse_table_request
 from .connection import token_hash
 from .durability import StoreWriter

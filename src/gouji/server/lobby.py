@@ -17,7 +17,8 @@ import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..deal import SEATS, IllegalAction
+from ..engine.deal import IllegalAction
+from ..engine.seats import SEATS
 from . import protocol as P
 from .config import parse_table_request, valid_nickname
 from .connection import token_hash

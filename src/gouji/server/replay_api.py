@@ -32,10 +32,12 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..deal import Deal
-from ..hints import hint_from
-from ..match import RecordError, Tournament, load_record
-from ..scoring import TOURNAMENT_POINTS
+from ..bots.hints import hint_from
+from ..competition.duplicate import Tournament
+from ..competition.loading import load_record
+from ..competition.records import RecordError
+from ..engine.deal import Deal
+from ..engine.scoring import TOURNAMENT_POINTS
 from .limits import MAX_RECORD_ID, read_capped
 from .storage import RecordRow, Store, TableRow
 from .table import Room, one_thread

@@ -27,10 +27,11 @@ from typing import Any
 
 import orjson
 
-from .. import cards as C
-from ..actions import PASS, YIELD, Action, InvalidAction, LegalActions, parse_action
 from ..bots import BOTS, Bot, make_bot
-from ..deal import SEATS, Deal, IllegalAction
+from ..engine import cards as C
+from ..engine.actions import PASS, YIELD, Action, InvalidAction, LegalActions, parse_action
+from ..engine.deal import Deal, IllegalAction
+from ..engine.seats import SEATS
 from . import config as table_config
 from . import protocol as P
 from .config import TableConfig

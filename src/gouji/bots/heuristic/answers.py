@@ -5,18 +5,18 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from ...actions import (
+from ...engine.actions import (
     PASS,
     YIELD,
     Action,
 )
-from ...plays import Play
-from ...reasons import Reason
-from ...reasons import reason as R
+from ...engine.plays import Play
+from ...engine.seats import SEATS
+from ..reasons import Reason
+from ..reasons import reason as R
 from .context import _Ctx
 from .hands import (
     BIG,
-    SEATS,
     SMALL,
     TWO,
     _fallback,

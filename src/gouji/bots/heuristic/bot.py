@@ -7,7 +7,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
-from ...actions import (
+from ...engine.actions import (
     BUY_FOUR,
     CHONGDIAN,
     DECLARE,
@@ -20,9 +20,9 @@ from ...actions import (
     Action,
     Burn,
 )
-from ...plays import Play
-from ...reasons import Reason
-from ...reasons import reason as R
+from ...engine.plays import Play
+from ..reasons import Reason
+from ..reasons import reason as R
 from .answers import _respond
 from .burns import _burn, _burn_ok
 from .context import _Ctx

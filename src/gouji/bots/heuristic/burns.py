@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...actions import (
+from ...engine.actions import (
     PASS,
     Action,
     Burn,
 )
-from ...plays import NO_RANK
-from ...reasons import Reason
-from ...reasons import reason as R
+from ...engine.plays import NO_RANK
+from ..reasons import Reason
+from ..reasons import reason as R
 from .context import _Ctx
 from .hands import (
     BIG,

@@ -5,10 +5,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ... import cards as C
-from ...plays import Play, parse_play
-from ...rules import RuleSet
-from .hands import SEATS, THREE
+from ...engine import cards as C
+from ...engine.plays import Play, parse_play
+from ...engine.rules import RuleSet
+from ...engine.seats import SEATS
+from .hands import THREE
 from .odds import _binom, _Odds
 from .params import Params
 
@@ -205,9 +206,7 @@ class _Ctx:
         )
 
     def opens(self, q: Play) -> bool:
-        if q.pure:
-            return True
-        return self.rules.kaidian_allows_money and not q.has_joker and (q.threshold or (q.k == 0 and q.t > 0))
+        return q.opens_point(self.rules.kaidian_plays)
 
     def pending_open(self) -> bool:
         """Whether my last play opened the point but for the 4 I must lead now (开点发4)."""

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from ... import cards as C
-from ...actions import (
+from ...engine import cards as C
+from ...engine.actions import (
     BUY_FOUR,
     CHONGDIAN,
     DECLARE,
@@ -14,9 +14,9 @@ from ...actions import (
     REVOLT,
     Action,
 )
-from ...plays import Play
-from ...reasons import Reason
-from ...reasons import reason as R
+from ...engine.plays import Play
+from ..reasons import Reason
+from ..reasons import reason as R
 from .context import _Ctx, rules_of
 from .hands import (
     ACE,

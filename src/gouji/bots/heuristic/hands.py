@@ -4,15 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ... import cards as C
-from ...actions import (
+from ...engine import cards as C
+from ...engine.actions import (
     PASS,
     Action,
     Decision,
 )
-from ...plays import NO_RANK, Play
+from ...engine.plays import NO_RANK, Play
 
-SEATS = 6
 THREE, FOUR, ACE, TWO, SMALL, BIG = C.THREE, C.FOUR, C.ACE, C.TWO, C.SMALL, C.BIG
 NAMES = "3456789TJQKA2XD"
 

@@ -4,19 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...actions import (
+from ...engine.actions import (
     Action,
 )
-from ...plays import NO_RANK, Play
-from ...reasons import Reason
-from ...reasons import reason as R
+from ...engine.plays import NO_RANK, Play
+from ...engine.seats import SEATS
+from ..reasons import Reason
+from ..reasons import reason as R
 from .burns import _burn_lead
 from .context import _CLOSE, _Ctx
 from .hands import (
     BIG,
     FOUR,
     NAMES,
-    SEATS,
     SMALL,
     THREE,
     TWO,

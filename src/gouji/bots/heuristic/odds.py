@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ...plays import Play
+from ...engine.plays import Play
 from .hands import ACE, BIG, FOUR, SMALL, TWO
 
 
