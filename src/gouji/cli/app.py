@@ -7,6 +7,7 @@ import click
 from .. import __version__
 from .arena import arena
 from .event import event
+from .ladder import ladder
 from .replay import replay
 from .rules import rules
 from .serve import serve
@@ -22,5 +23,5 @@ def main() -> None:
     """Shandong Gouji (够级): the rule sets, and a simulator of random deals."""
 
 
-for command in (rules, sim, arena, serve, tournament, replay, event, train, tune):
+for command in (rules, sim, arena, serve, tournament, replay, event, train, tune, ladder):
     main.add_command(command)
