@@ -333,6 +333,8 @@ def tune(
             "average": round(statistics.fmean(scores), 4),
             "sigma": round(state.sigma, 4),
             "seconds": round(seconds, 1),
+            "scores": [round(v, 4) for v in scores],
+            "points": [[round(float(v), 4) for v in x] for x in xs],
         }
         state.history.append(row)
         save(out, state, es)
