@@ -6,7 +6,7 @@ SUM := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
 BASE := $(VENV)/.installed-base-$(SUM)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: run sim test chromium lint typecheck unit bench bench-bots bench-arena bench-server bench-table bench-receive install
+.PHONY: run sim test chromium node js lint typecheck unit bench bench-bots bench-arena bench-server bench-table bench-receive install
 
 run: $(BASE)  ## install, then start the web table on http://127.0.0.1:8000 (Ctrl-C stops it)
 	$(BIN)/gouji serve
@@ -14,12 +14,23 @@ run: $(BASE)  ## install, then start the web table on http://127.0.0.1:8000 (Ctr
 sim: $(BASE)  ## install, then play 200 random deals and print the statistics
 	$(BIN)/gouji sim --rules qingdao --deals 200 --seed 1
 
-test: $(STAMP) chromium lint typecheck unit  ## install, then lint, type-check and run every test
+test: $(STAMP) chromium js lint typecheck unit  ## install, then lint, type-check and run every test
 
 chromium:  ## Debian's Chromium for the browser tests (installed when missing and we are root)
 	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-noto-cjk; } || \
 	  echo "no Chromium (apt-get install chromium): the browser tests will be skipped"
+
+node:  ## Debian's Node.js and npm for the page's scripts (installed when missing and we are root)
+	@command -v node >/dev/null && command -v npm >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nodejs npm; }
+
+node_modules/.package-lock.json: package.json package-lock.json | node
+	npm ci --no-audit --no-fund
+
+js: node_modules/.package-lock.json  ## the browser table's scripts: ESLint, then their unit tests (node --test)
+	npx eslint src/gouji/server/static tests/js eslint.config.js
+	node --test tests/js/
 
 install: $(STAMP)
 
@@ -35,7 +46,7 @@ $(BASE): pyproject.toml
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,rl,train]'
+	$(BIN)/python -m pip install -q -e '.[test,rl,train,tune]'
 	rm -f $(VENV)/.installed-all-* && touch $(STAMP)
 
 lint:
@@ -50,7 +61,7 @@ unit:
 	$(BIN)/pytest -n 2 --dist loadgroup tests
 
 bench: $(STAMP)  ## speed of the engine and of the environment against RLCard's DouDizhu, in one run
-	$(BIN)/python -m pip install -q -e '.[test,rl,train,bench]'
+	$(BIN)/python -m pip install -q -e '.[test,rl,train,tune,bench]'
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_bots.py
 	$(BIN)/python benchmarks/bench_env.py

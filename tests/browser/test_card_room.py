@@ -237,13 +237,13 @@ def test_hint_reasons_in_both_languages_with_the_seat_names_shown(new_page: Any,
         page.click("#btn-hint")
         page.wait_for_selector(".hint-reason")
         hint = page.evaluate("window.gouji.view.hint")
-        zh = page.inner_text(".hint-reason").strip()
+        zh = page.inner_text(".hint-reason .hint-why").strip()
         assert zh and "seat " not in zh and zh != hint["reason"]
         if hint["code"] == "beat":
             seat = hint["params"]["seat"]
             assert f"机器人 {seat + 1}" in zh  # the seat as shown, not counted from 0
             page.click("#lang-btn")
-            en = page.inner_text(".hint-reason").strip()
+            en = page.inner_text(".hint-reason .hint-why").strip()
             assert f"Bot {seat + 1}" in en and en.startswith("beat")
             assert page.query_selector(".hinted"), "the hint's highlight survives the change of language"
             shot(page, "hint-english")

@@ -11,7 +11,12 @@ from gouji.server.replay_api import STATIC_DIR
 
 
 def _js() -> dict[str, str]:
-    return {p.name: p.read_text(encoding="utf-8") for p in STATIC_DIR.glob("*.js")}
+    """Every script of the page by its path under static/ (node_modules, when there, is not the page's)."""
+    return {
+        p.relative_to(STATIC_DIR).as_posix(): p.read_text(encoding="utf-8")
+        for p in STATIC_DIR.rglob("*.js")
+        if "node_modules" not in p.parts
+    }
 
 
 def presets_json() -> str:
@@ -33,11 +38,11 @@ def test_presets_json_matches_the_engine() -> None:
 
 
 def _strings(lang: str) -> set[str]:
-    """The keys of a language: i18n.js's table, and those a page's module adds to it
+    """The keys of a language: its table (texts/zh.js, texts/en.js), and those a page's module adds to it
     (``Object.assign(STRINGS.zh, {...})``, as tourney.js does)."""
-    text = _js()["i18n.js"]
-    block = re.search(rf"^const {lang} = \{{\n(.*?)^\}};", text, re.S | re.M)
-    assert block, f"no {lang} table in i18n.js"
+    text = _js()[f"texts/{lang}.js"]
+    block = re.search(r"^export default \{\n(.*?)^\};", text, re.S | re.M)
+    assert block, f"no {lang} table in texts/{lang}.js"
     keys = set(re.findall(r"^  (\w+):", block.group(1), re.M))
     for other in _js().values():
         for added in re.findall(rf"^Object\.assign\(STRINGS\.{lang}, \{{\n(.*?)^\}}\);", other, re.S | re.M):
@@ -50,7 +55,7 @@ def test_both_languages_have_every_string_the_pages_use() -> None:
     assert zh == en, f"only in zh: {sorted(zh - en)}; only in en: {sorted(en - zh)}"
     used: set[str] = set()
     for name, text in _js().items():
-        if name == "i18n.js":
+        if name == "i18n.js" or name.startswith("texts/"):
             continue
         used |= set(re.findall(r"""\bt\(\s*["'](\w+)["']\s*[,)]""", text))
     html = (STATIC_DIR / "index.html").read_text(encoding="utf-8")
@@ -68,7 +73,7 @@ def test_both_languages_have_every_string_the_pages_use() -> None:
         for n in names:
             assert prefix + n in zh, prefix + n
     # the Chinese terms players use are there
-    chinese = (STATIC_DIR / "i18n.js").read_text(encoding="utf-8")
+    chinese = (STATIC_DIR / "texts" / "zh.js").read_text(encoding="utf-8")
     for term in (
         "头科",
         "大落",
@@ -88,11 +93,18 @@ def test_both_languages_have_every_string_the_pages_use() -> None:
 
 
 def test_everything_is_local_and_every_module_exists() -> None:
-    names = {p.name for p in STATIC_DIR.iterdir()}
+    names = {p.relative_to(STATIC_DIR).as_posix() for p in STATIC_DIR.rglob("*")}
     for name, text in {**_js(), "index.html": (STATIC_DIR / "index.html").read_text(encoding="utf-8")}.items():
         assert not re.search(r"""(src|href)=["']https?://|import[^;]*["']https?://|url\(https?://""", text), name
-        for imported in re.findall(r"""from\s+["']\./([\w.]+)["']""", text):
-            assert imported in names, f"{name} imports {imported}, which is not in static/"
+        for imported in re.findall(r"""from\s+["'](\.{1,2}/[\w./]+)["']""", text):
+            path = os.path.normpath(os.path.join(os.path.dirname(name), imported)).replace(os.sep, "/")
+            assert path in names, f"{name} imports {imported}, which is not in static/"
     css = (STATIC_DIR / "style.css").read_text(encoding="utf-8")
     assert "@import" not in css and "http" not in css
     assert {"index.html", "app.js", "table.js", "replay.js", "i18n.js", "style.css"} <= names
+
+
+def test_no_script_is_over_600_lines() -> None:
+    """The client in modules of a readable size (issue 29): one module a panel, the texts as data."""
+    long = {name: text.count("\n") for name, text in _js().items() if text.count("\n") > 600}
+    assert not long, f"scripts over 600 lines: {long}"

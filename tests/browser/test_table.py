@@ -46,6 +46,8 @@ def create_in_lobby(
     page.select_option("#timer", "")
     if set_length is not None:
         page.fill("#set-length", str(set_length))
+    if seats:
+        page.click("#more-options summary")  # the seats are folded away with the rule options
     for s, v in (seats or {}).items():
         page.select_option(f"#seat-{s}", v)
     page.click("#create-btn")

@@ -1,6 +1,8 @@
 // Cards, plays and beating: the engine's rules (src/gouji/plays.py), enough for the table to know which
 // selections it may send. The server checks every action again.
 
+import { t } from "./i18n.js";
+
 export const RANKS = "3456789TJQKA2XD";
 export const THREE = 0, FOUR = 1, TEN = 7, ACE = 11, TWO = 12, SMALL = 13, BIG = 14, NUM_RANKS = 15;
 const GOUJI_THRESHOLD = { 7: 5, 8: 4, 9: 3, 10: 2, 11: 2 };
@@ -129,11 +131,16 @@ export function cardFace(ch, extra = "") {
     (extra ? " " + extra : "");
   el.dataset.rank = ch;
   if (r >= SMALL) {
-    el.innerHTML = `<span class="joker-star">★</span><span class="joker-word">JOKER</span>`;
+    // the two jokers differ in shape and word, not only in colour: ★ 大 (Big) and ☆ 小 (Small)
+    const big = r === BIG;
+    el.title = t(big ? "joker_big" : "joker_small");
+    el.innerHTML = `<span class="corner joker-mark" aria-hidden="true">${big ? "★" : "☆"}</span>` +
+      `<span class="joker-face">${t(big ? "face_big" : "face_small")}</span>`;
   } else {
     const face = rankFace(ch);
-    el.innerHTML = `<span class="corner">${face}</span><span class="pip">${face}</span>` +
-      (r === TWO ? `<span class="suit">♥</span>` : "");
+    // the corner and the suit repeat the pip for the eye: a screen reader hears the rank once
+    el.innerHTML = `<span class="corner" aria-hidden="true">${face}</span><span class="pip">${face}</span>` +
+      (r === TWO ? `<span class="suit" aria-hidden="true">♥</span>` : "");
   }
   return el;
 }

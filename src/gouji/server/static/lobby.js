@@ -5,6 +5,7 @@ import { icon } from "./icons.js";
 import { h, clear, api, toast, storeSeat, storedSeat, lastNickname, rememberNickname } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { tourneyPanels } from "./tourney.js";
+import { offeredBots, botChoice } from "./bots.js";
 
 const OPTION_KEYS = ["bie_san", "revolution", "xuandian", "tribute", "big_joker_kill", "burn_needs_kaidian",
   "kaidian_needs_four", "buy_four"];
@@ -47,6 +48,7 @@ export class Lobby {
   async render() {
     const data = await presets();
     this.presets = data;
+    this.bots = await offeredBots();
     clear(this.root).appendChild(
       h("section.lobby",
         h("div.hero", h("h1", t("hero_title")), h("p", t("hero_text"))),
@@ -91,8 +93,9 @@ export class Lobby {
           }
           this.state.seats[s] = e.target.value;
         } },
-        [["me", "seat_you"], ["person", "seat_person"], ["heuristic", "seat_bot"], ["learned", "seat_bot_learned"], ["random", "seat_bot_random"]].map(
-          ([val, key]) => h("option", { value: val, selected: v === val }, t(key))));
+        [["me", t("seat_you")], ["person", t("seat_person")], ...this.bots.map((b) => [b, botChoice(b)])].map(
+          ([val, label]) => h("option", { value: val, selected: v === val }, label)));
+      sel.addEventListener("change", () => summary());
       seats.appendChild(h("label.seat-choice.team" + (s % 2), h("span", t("seat_n", { n: s + 1 })), sel));
     });
     const counter = h("input", { type: "checkbox", name: "card_counter", id: "card-counter", checked: true });
@@ -114,15 +117,26 @@ export class Lobby {
     };
     preset.addEventListener("change", fillOptions);
     fillOptions();
+    // the seats and the rule options fold away (a phone reaches 开桌 without scrolling past them); the fold's
+    // line says what they are now
+    const sumText = h("span.more-sum#more-sum");
+    const summary = () => {
+      const people = this.state.seats.filter((x) => x === "me" || x === "person").length;
+      sumText.textContent = t("more_options_sum", { people, bots: 6 - people, preset: t("preset_" + preset.value) });
+    };
+    preset.addEventListener("change", summary);
+    summary();
     const form = h("form.panel.create#create-form", { onsubmit: (e) => { e.preventDefault(); this.create(form); } },
       h("h2", t("create_title")),
       field(t("nickname"), nickname),
       h("div.row2", field(t("preset"), preset), field(t("set_length"), setLength)),
       h("div.row2", field(t("timer"), timer), field(t("bot_speed"), speed)),
-      h("fieldset.seats", h("legend", t("seats")), seats),
-      h("label.check", counter, t("card_counter"), h("span.muted.small", " — " + t("card_counter_help"))),
-      h("details.rule-options", h("summary", t("rule_options")), options),
       h("button.btn.primary.big#create-btn", { type: "submit" }, t("create_btn")),
+      h("details.more-options#more-options",
+        h("summary", t("more_options"), " ", sumText),
+        h("fieldset.seats", h("legend", t("seats")), seats),
+        h("label.check", counter, t("card_counter"), h("span.muted.small", " — " + t("card_counter_help"))),
+        h("details.rule-options", h("summary", t("rule_options")), options)),
     );
     return form;
   }
@@ -152,7 +166,7 @@ export class Lobby {
       set_length: Number(get("set_length").value) || base.set_length,
       turn_seconds: timer ? Number(timer) : null,
       bot_delay: Number(get("bot_delay").value),
-      bots: seats.map((v) => (v === "heuristic" || v === "learned" || v === "random" ? v : null)),
+      bots: seats.map((v) => (this.bots.includes(v) ? v : null)),
       card_counter: get("card_counter").checked,
     };
     if (mine >= 0) {

@@ -40,7 +40,7 @@ export function seatName(seats, s) {
 /** Cards as text for log lines: "2 2 K K K" style with 10 and jokers written out. */
 export function cardsText(text) {
   return Array.from(String(text || ""))
-    .map((ch) => (ch === "X" ? "小王" : ch === "D" ? "大王" : rankFace(ch)))
+    .map((ch) => (ch === "X" ? t("joker_small") : ch === "D" ? t("joker_big") : rankFace(ch)))
     .join(" ");
 }
 

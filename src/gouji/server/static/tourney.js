@@ -7,6 +7,7 @@
 
 import { h, clear, api, toast, storeSeat, lastNickname, rememberNickname } from "./dom.js";
 import { STRINGS, t, onLangChange } from "./i18n.js";
+import { botChoice } from "./bots.js";
 
 const POLL_MS = 1500;
 const ORGANISER_KEY = "gouji.organiser";
@@ -139,7 +140,9 @@ Object.assign(STRINGS.en, {
   ev_codes_here: "Codes to sit down (for the organiser)",
 });
 
-const SEAT_CHOICES = [["", "dup_person"], ["heuristic", "seat_bot"], ["random", "seat_bot_random"]];
+// who sits in a seat: a person, or a bot shown by its level's name (never its id: see bots.js)
+const SEAT_CHOICES = [["", "dup_person"], ["heuristic", null], ["random", null]];
+const choiceLabel = (v, key) => (key ? t(key) : botChoice(v));
 
 function organiser(kind, code, token) {
   let all = {};
@@ -206,7 +209,7 @@ function matchForm(go, presets) {
       col.appendChild(h("label.seat-choice.team" + (s % 2),
         h("span", t("seat_n", { n: s + 1 }), " · ", h("b", { dataset: { teamLabel: team } }, "")),
         h("select", { name: `dup_seat_${tb}_${s}`, id: `dup-seat-${tb}-${s}` },
-          SEAT_CHOICES.map(([v, key]) => h("option", { value: v }, t(key))))));
+          SEAT_CHOICES.map(([v, key]) => h("option", { value: v }, choiceLabel(v, key))))));
     }
     grid.appendChild(col);
   }
@@ -256,7 +259,7 @@ function eventForm(go, presets) {
     for (const name of names) {
       who.appendChild(h("label.seat-choice", h("span", name),
         h("select", { dataset: { team: name }, name: "ev_bot_" + names.indexOf(name) },
-          SEAT_CHOICES.map(([v, key]) => h("option", { value: v, selected: before[name] === v }, t(key))))));
+          SEAT_CHOICES.map(([v, key]) => h("option", { value: v, selected: before[name] === v }, choiceLabel(v, key))))));
     }
   };
   teams.addEventListener("input", refresh);
@@ -389,7 +392,7 @@ export class ScorekeeperView extends Polled {
         h("span.dup-state", tb.waiting ? t("dup_waiting") : tb.status === "over" ? t("dup_over") : t("dup_playing"))) : null,
       tb.seats ? h("ul.seat-list", tb.seats.map((s) => h("li.team" + teamIndex(s.team),
         h("span.seat-label", t("seat_n", { n: s.seat + 1 })), h("span.team-name", s.team),
-        h("span.who", s.nickname || (s.bot ? `${t("bot")} (${s.bot})` : t("free")))))) : null)));
+        h("span.who", s.nickname || (s.bot ? botChoice(s.bot) : t("free")))))) : null)));
     const codes = m.team_codes && m.status !== "over"
       ? h("div.panel.dup-codes", h("h3", t("dup_codes")), h("ul.plain",
           m.team_codes.map((c, i) => h("li", t("dup_team_code_of", { team: m.teams[i] }), ": ", h("b.code-text", c))),

@@ -1,0 +1,93 @@
+// The table's bar (deal, score, 托管, settings, help, leave), the banners and the waiting panel.
+// Methods of the live table (table.js mixes them into LiveTable); `this` is the table.
+
+import { icon } from "../icons.js";
+import { h, clear, api, toast, storeSeat } from "../dom.js";
+import { t } from "../i18n.js";
+import { teamName } from "../render.js";
+import { duplicateBanner } from "../tourney.js";
+
+export const barMethods = {
+  renderBar() {
+    const tb = this.table;
+    const cfg = this.config || {};
+    const pts = tb.totals || [0, 0];
+    const setLen = cfg.set_length || 1;
+    const mySeat = this.seat;
+    const auto = mySeat !== null && tb.seats && tb.seats[mySeat] && tb.seats[mySeat].auto;
+    clear(this.bar);
+    this.bar.append(
+      h("div.bar-left",
+        h("span.code", { title: t("table_code") }, t("table_code") + " ", h("b", tb.code)),
+        h("span.preset", t("preset_" + (cfg.preset || (this.rules && this.rules.name) || "qingdao"))),
+        h("span.deal-no", t("deal_of", { n: Math.min(this.deal + 1, setLen), m: setLen })),
+        h("span.score",
+          h("span.team-dot.team0"), `${teamName(0)} ${pts[0]}`, h("span.sep", " : "),
+          h("span.team-dot.team1"), `${teamName(1)} ${pts[1]}`),
+        this.seat === null ? h("span.watching", icon("eye"), " " + t("watching")) : null,
+      ),
+      h("div.bar-right",
+        h("button.chip.sheet-btn#sheet-btn", { type: "button", title: t("sheet_title"),
+          "aria-expanded": this.sheetOpen ? "true" : "false", onclick: () => this.toggleSheet() }, t("sheet_btn")),
+        h("button.chip.link-chip", { type: "button", title: t("copy_link"), "aria-label": t("copy_link"), onclick: () => this.copyLink() },
+          icon("link"), h("span.label-text", " " + t("copy_link"))),
+        mySeat !== null && this.info
+          ? h("button.chip" + (auto ? ".on" : ""), {
+              type: "button", id: "auto-btn", title: t("auto_title"),
+              onclick: () => { this.autoAsked = !auto; this.send({ type: "auto", on: !auto, token: this.info.token }); },
+            }, auto ? t("auto_on") : t("auto_off"))
+          : null,
+        h("button.chip", { type: "button", id: "settings-btn", title: t("settings"),
+          onclick: () => { this.settingsOpen = !this.settingsOpen; this.renderOverlay(); } }, "⚙"),
+        h("button.chip", { type: "button", id: "help-btn", title: t("keys_title"), "aria-expanded": this.helpOpen ? "true" : "false",
+          onclick: () => this.toggleHelp() }, "?"),
+        h("button.chip", { type: "button", onclick: () => this.leave() }, t(this.info ? "leave" : "lobby")),
+      ),
+    );
+  },
+
+  copyLink() {
+    const link = `${location.origin}/?t=${this.code}`;
+    const done = () => toast(t("link_copied") + ": " + link);
+    if (navigator.clipboard && window.isSecureContext) navigator.clipboard.writeText(link).then(done, done);
+    else done();
+  },
+
+  async leave() {
+    if (this.info && this.table && this.table.status === "playing" && !confirm(t("leave") + "?")) return;
+    if (this.info) {
+      try {
+        await api(`/api/tables/${this.code}/leave`, { token: this.info.token });
+      } catch {
+        /* the seat may be gone already */
+      }
+      storeSeat(this.code, null);
+    }
+    this.onExit();
+  },
+
+  /** A table of a duplicate match: which match and team, and while it waits for the other table, that. */
+  renderDuplicate() {
+    const dup = this.table && this.table.duplicate;
+    if (!this.dupEl) {
+      this.dupEl = h("div.dup-banner#dup-banner", { hidden: true });
+      this.banner.after(this.dupEl);
+    }
+    const text = duplicateBanner(dup);
+    this.dupEl.hidden = !text;
+    this.dupEl.textContent = text || "";
+    this.dupEl.classList.toggle("waiting", !!(dup && dup.waiting));
+  },
+
+  setBanner(text) {
+    this.banner.hidden = !text;
+    this.banner.textContent = text || "";
+  },
+
+  waitingPanel() {
+    return h("div.waiting",
+      h("div.big", t("waiting_players")),
+      h("div", t("share_code", { code: this.code })),
+      h("div.code-big", this.code));
+  },
+};

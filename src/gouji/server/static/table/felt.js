@@ -1,0 +1,105 @@
+// The felt: seats, the top play and its flight, the marks (够级 / 开点 / 烧 …), the timers.
+// Methods of the live table (table.js mixes them into LiveTable); `this` is the table.
+
+import { h, clear } from "../dom.js";
+import { t } from "../i18n.js";
+import { parseCounts } from "../cards.js";
+import { renderFelt, placeName } from "../render.js";
+import { playOf } from "../cards.js";
+
+import { MARK_MS, reducedMotion } from "./common.js";
+
+export const feltMethods = {
+  renderFelt() {
+    const f = this.frame;
+    const me = this.seat;
+    const felt = renderFelt({
+      view: f.view,
+      seats: this.table.seats,
+      bottom: me === null ? 0 : me,
+      me,
+      last: this.last,
+      hands: null,
+      turn: f.turn,
+    });
+    if (this.table.status === "waiting") felt.querySelector(".center").replaceChildren(this.waitingPanel());
+    const prompt = this.promptPanel();
+    clear(this.promptSlot);
+    if (prompt) (this.phoneQuery.matches ? this.promptSlot : felt).appendChild(prompt);
+    clear(this.feltHolder).appendChild(felt);
+    const status = felt.querySelector(".status-line");
+    const forced = this.forcedText();
+    if (status && forced) {
+      status.textContent = forced;
+      status.classList.add("mine", "forced");
+    }
+    if (status) this.announce(status.textContent);
+    this.animateTop();
+    this.showMarks();
+    this.tick();
+  },
+
+  /** The top play flies in from its player's seat when it is new. */
+  animateTop() {
+    const v = this.frame.view;
+    const key = v.top ? `${this.deal}:${v.top_seat}:${v.top}:${this.frame.state}` : null;
+    const fresh = v.top && this.lastTopPlay !== `${this.deal}:${v.top_seat}:${v.top}`;
+    if (v.top) this.lastTopPlay = `${this.deal}:${v.top_seat}:${v.top}`;
+    if (!key || !fresh) return;
+    if (this.prefs.sound) this.sounds.play();
+    if (reducedMotion()) return;
+    const cards = this.feltHolder.querySelector(".top-play .play-cards");
+    const seat = this.feltHolder.querySelector(`.seat[data-seat='${v.top_seat}']`);
+    if (!cards || !seat) return;
+    const a = cards.getBoundingClientRect();
+    const b = seat.getBoundingClientRect();
+    cards.style.setProperty("--from-x", `${b.left + b.width / 2 - (a.left + a.width / 2)}px`);
+    cards.style.setProperty("--from-y", `${b.top + b.height / 2 - (a.top + a.height / 2)}px`);
+    cards.classList.add("fly");
+  },
+
+  showMarks() {
+    const marks = this.marks || [];
+    this.marks = null;
+    if (!marks.length) return;
+    if (this.prefs.sound) this.sounds.mark();
+    const holder = h("div.marks", { "aria-hidden": "true" },
+      marks.map((m) => h("div.mark.mark-" + m.cls, h("span.mark-text", m.text), h("span.mark-who", m.who))));
+    const felt = this.feltHolder.querySelector(".felt");
+    if (!felt) return;
+    felt.appendChild(holder);
+    this.announce(marks.map((m) => `${m.who}: ${m.text}`).join("; "));
+    clearTimeout(this.markTimer);
+    this.markTimer = setTimeout(() => holder.remove(), reducedMotion() ? MARK_MS / 2 : MARK_MS);
+  },
+
+  /** The brief marks the new events call for: 够级 / 开点 / 烧 / 闷 / 革命 / going out. */
+  marksOf(events) {
+    const out = [];
+    for (const ev of events) {
+      if (ev.deal !== this.deal) continue;
+      const who = this.name(ev.seat);
+      if (ev.type === "open") out.push({ text: t("mark_open"), who, cls: "open" });
+      else if (ev.type === "burn") out.push({ text: t("mark_burn"), who, cls: "burn" });
+      else if (ev.type === "smothered") out.push({ text: t("mark_smothered"), who, cls: "men" });
+      else if (ev.type === "revolution") out.push({ text: t("mark_revolution"), who, cls: "rev" });
+      else if (ev.type === "burn_failed") out.push({ text: t("mark_failed_burn"), who, cls: "men" });
+      else if (ev.type === "out") out.push({ text: t("mark_out", { place: placeName(ev.order - 1) }), who, cls: "out" });
+      else if (ev.type === "act" && /^[3-9TJQKA2XD]+$/.test(ev.action || "")) {
+        const p = playOf(parseCounts(ev.action));
+        if (p && p.gouji) out.push({ text: t("mark_gouji"), who, cls: "gouji", soft: true });
+      }
+    }
+    // the strongest mark wins (a gouji play that opens the point is told as 开点)
+    const strong = out.filter((m) => !m.soft);
+    return strong.length ? strong.slice(-2) : out.slice(-1);
+  },
+
+  tick() {
+    for (const el of this.root.querySelectorAll(".timer[data-deadline], .ready-countdown[data-deadline]")) {
+      const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
+      el.textContent = `${left}s`;
+      el.classList.toggle("low", left <= 5);
+    }
+  },
+};
