@@ -272,6 +272,7 @@ class Deal:
         leader: int | None = None,
         tribute: Sequence[Payment | Mapping[str, Any]] = (),
         huiwu: Sequence[int] = (),
+        liang_san_from: int | None = None,
     ) -> Deal:
         """Shuffle and deal from ``seed``, then run every before-play phase the rules ask for: the
         ``tribute`` owed from the deal before (进贡, with 还贡 decisions), buying 3s and 4s, revolution (two
@@ -280,13 +281,17 @@ class Deal:
         ``leader`` is the first leader (上班); ``None`` draws a seat from the seed, as for the first deal
         of a match — or, with ``first_leader="liang_san"``, the seed draws the seat dealing starts from
         and 亮3 / 顶班 decides (see :func:`gouji.engine.deal.setup.deal_liang_san`).  ``huiwu``: the seats that may
-        discard their 5s (汇5, after being swept).  The same arguments always give the same deal.
+        discard their 5s (汇5, after being swept).  ``liang_san_from`` (with ``leader=None`` and
+        ``first_leader="liang_san"``): the seat dealing starts from, instead of one drawn from the seed — a 重新开牌
+        (001 青岛 上班: 首次开牌或重新开牌后 … 亮3).  The same arguments always give the same deal.
         """
         rs = resolve(rules)
         if seed is None:
             seed = random.SystemRandom().randrange(2**63)
         rng = random.Random(seed)
         first = rng.randrange(SEATS) if leader is None else check_seat(leader, "leader")
+        if liang_san_from is not None and leader is None:
+            first = check_seat(liang_san_from, "liang_san_from")
         deck = C.build_deck(rs.decks, rs.removed_counts)
         liang: dict[str, Any] | None = None
         if leader is None and rs.first_leader == "liang_san":
@@ -313,6 +318,8 @@ class Deal:
         }
         if liang is not None:
             event["liang_san"] = liang
+        if liang_san_from is not None:
+            event["liang_san_from"] = liang_san_from
         if deal.huiwu:
             event["huiwu"] = list(deal.huiwu)
         deal.events.append(event)
@@ -336,7 +343,14 @@ class Deal:
         tribute = first.get("tribute", ())
         huiwu = first.get("huiwu", ())
         if first.get("mode") == "seed":
-            return cls.new(rules, seed=first["seed"], leader=first.get("leader"), tribute=tribute, huiwu=huiwu)
+            return cls.new(
+                rules,
+                seed=first["seed"],
+                leader=first.get("leader"),
+                tribute=tribute,
+                huiwu=huiwu,
+                liang_san_from=first.get("liang_san_from"),
+            )
         return cls.from_hands(
             first["hands"],
             rules,
@@ -354,6 +368,10 @@ class Deal:
         if not evs:
             raise ValueError("a deal's events start with its 'deal' event")
         deal = cls.from_deal_event(evs[0])
+        if isinstance(evs[0].get("rules"), Mapping):
+            # a log older than some option: the options it predates take their defaults, old names their new
+            # ones (RuleSet.from_dict) — its rules compare as the rule set they make
+            evs[0]["rules"] = deal.rules.to_dict()
         for i, e in enumerate(evs):
             if e.get("type") == "act":
                 try:
@@ -827,6 +845,18 @@ class Deal:
             out.append(c)
         return out
 
+    def _opposite_may_counter_burn(self, s: int) -> bool:
+        """反稍 by the 对家 (``opposite_counter_burn``, 000 山东地区: 如果被对家反稍则进对家两倍的贡): seat ``s``, the
+        burner's own 对头, answering the burner's play, may burn it instead of breaking the burn — under the
+        conditions any burner has (not in the free-for-all, the preset's ``burn_needs_kaidian`` and
+        ``burn_before_first_out``)."""
+        burn, rules = self.burn, self.rules
+        if burn is None or self.round.top_seat != burn.burner or s != opposite(burn.burner) or self.ffa:
+            return False
+        if rules.burn_before_first_out and self.out_order:
+            return False
+        return not rules.burn_needs_kaidian or self.opened[s] or (rules.burn_after_four_forfeit and self.forfeited[s])
+
     def _after_burn_offer(self) -> None:
         rd = self.round
         if rd.burn_offers:
@@ -1021,7 +1051,10 @@ class Deal:
             answers = [p for p in answers if p.rank != C.FOUR or p.size == p.k == hand[C.FOUR]]
         if rd.burn_offers:
             return LegalActions([*(Burn(p) for p in answers), PASS])
-        acts: list[Action] = [*answers, PASS]
+        acts: list[Action] = [*answers]
+        if rules.opposite_counter_burn and self._opposite_may_counter_burn(s):
+            acts += [Burn(p) for p in acts if isinstance(p, Play)]  # 反稍 by the 对家, beside the plain 解烧
+        acts.append(PASS)
         # 让牌 (inlined: this runs for every answer): a non-gouji play of my 对头, once, outside the free-for-all
         if (
             rd.top_seat == (s + 3) % SEATS
