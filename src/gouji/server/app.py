@@ -51,7 +51,6 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.protocol import State as WSState
 
-from ..bots import BOTS, levels
 from . import protocol as P
 from .bots_api import bot_routes
 from .config import check_table_defaults
@@ -64,7 +63,6 @@ from .lobby import Lobby
 from .play_socket import PlaySocket
 from .replay_api import STATIC_DIR, replay_routes
 from .storage import open_store
-from .table import auto_bot_name
 from .tournament_api import tournament_routes
 from .writer_process import ProcessWriter, WriterDied
 
@@ -151,7 +149,6 @@ def create_app(
         Route("/api/tables/{code}/games", _handler(_table_games), methods=["GET"]),
         Route("/api/players/{nickname}/games", _handler(_player_games), methods=["GET"]),
         Route("/api/records/{record_id:int}", _handler(_record), methods=["GET"]),
-        Route("/api/bots", _handler(_bots), methods=["GET"]),
         *tournament_routes(_handler, _json_body),
         Route("/t/{code}", _link_page, methods=["GET"]),
         WebSocketRoute("/ws/tables/{code}", _websocket),
@@ -252,12 +249,6 @@ async def _create(request: Request) -> Any:
     out = await _lobby(request).create(await _json_body(request), _client(request))
     out["link"] = str(request.url_for("_link_page", code=out["code"]))
     return out
-
-
-async def _bots(request: Request) -> Any:
-    """The bots a table, match or event may seat (every name of :data:`gouji.bots.BOTS`) and the levels
-    offered to people, weakest first, named in both languages; ``auto`` is the bot that plays on 托管."""
-    return {"levels": levels(), "bots": sorted(BOTS), "auto": auto_bot_name()}
 
 
 async def _table(request: Request) -> Any:
