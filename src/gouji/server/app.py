@@ -28,12 +28,10 @@ WebSocket ``/ws/tables/{code}``: the messages of :mod:`.protocol` (``docs/protoc
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import html
 import json
 import logging
-import math
 import re
 import struct
 import time
@@ -57,7 +55,7 @@ from .config import check_table_defaults
 from .connection import Connection, SendText, WriteNow, token_hash
 from .durability import StoreWriter, Writer
 from .errors import RequestError
-from .guard import Guard, client_of
+from .guard import Guard, SocketCount, client_of, deny_upgrade
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
 from .play_socket import PlaySocket
@@ -400,59 +398,22 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
     client = client_of(ws.scope)
     why = guard.cross_site(ws.scope)
     if why is not None:
-        await _deny(ws, 403, why)
+        await deny_upgrade(ws, 403, why)
         return
     wait = guard.blocked(client)
     if wait > 0:
-        await _deny(ws, 429, "too many requests for things that do not exist: wait", wait)
+        await deny_upgrade(ws, 429, "too many requests for things that do not exist: wait", wait)
         return
     sockets: SocketCount = ws.app.state.sockets
     why = sockets.refuse(client, code, lim)
     if why is not None:
-        await _deny(ws, 429, why)
+        await deny_upgrade(ws, 429, why)
         return
     sockets.opened(client, code)
     try:
         await _play_socket(ws, raw_send, lobby, lim, guard, code, client)
     finally:
         sockets.closed(client, code)
-
-
-async def _deny(ws: WebSocket, status: int, message: str, retry_after: float | None = None) -> None:
-    """Refuse a WebSocket upgrade with an HTTP answer (``status``, the JSON error), where the server can send
-    one; else close it before it opens (Uvicorn answers 403)."""
-    headers = {"retry-after": str(max(1, math.ceil(retry_after)))} if retry_after is not None else None
-    if "websocket.http.response" in ws.scope.get("extensions", {}):
-        await ws.send_denial_response(JSONResponse({"error": message}, status, headers=headers))
-    else:  # pragma: no cover - Uvicorn's WebSocket protocols have the extension
-        await ws.close(1008)
-
-
-class SocketCount:
-    """The WebSocket connections open per client address and per table (by the code in its path): only those
-    open are kept, so both maps are bounded by the connections."""
-
-    def __init__(self) -> None:
-        self.by_client: collections.Counter[str] = collections.Counter()
-        self.by_table: collections.Counter[str] = collections.Counter()
-
-    def refuse(self, client: str, code: str, lim: Limits) -> str | None:
-        """Why one more connection is refused (None: it is not)."""
-        if self.by_client[client] >= lim.ws_per_client:
-            return f"too many connections from your address (at most {lim.ws_per_client} at once)"
-        if self.by_table[code] >= lim.ws_per_table:
-            return f"too many connections to this table (at most {lim.ws_per_table} at once)"
-        return None
-
-    def opened(self, client: str, code: str) -> None:
-        self.by_client[client] += 1
-        self.by_table[code] += 1
-
-    def closed(self, client: str, code: str) -> None:
-        for counter, key in ((self.by_client, client), (self.by_table, code)):
-            counter[key] -= 1
-            if counter[key] <= 0:
-                del counter[key]
 
 
 async def _play_socket(

@@ -18,12 +18,15 @@
 
 from __future__ import annotations
 
+import collections
 import math
 from collections.abc import Sequence
 from urllib.parse import urlsplit
 
 import orjson
+from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from .limits import Limits, PerClient
 
@@ -179,3 +182,40 @@ async def _refuse(send: Send, status: int, message: str, retry_after: float | No
         headers.append((b"retry-after", str(max(1, math.ceil(retry_after))).encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+async def deny_upgrade(ws: WebSocket, status: int, message: str, retry_after: float | None = None) -> None:
+    """Refuse a WebSocket upgrade with an HTTP answer (``status``, the JSON error), where the server can send
+    one; else close it before it opens (Uvicorn answers 403)."""
+    headers = {"retry-after": str(max(1, math.ceil(retry_after)))} if retry_after is not None else None
+    if "websocket.http.response" in ws.scope.get("extensions", {}):
+        await ws.send_denial_response(JSONResponse({"error": message}, status, headers=headers))
+    else:  # pragma: no cover - Uvicorn's WebSocket protocols have the extension
+        await ws.close(1008)
+
+
+class SocketCount:
+    """The WebSocket connections open per client address and per table (by the code in its path): only those
+    open are kept, so both maps are bounded by the connections."""
+
+    def __init__(self) -> None:
+        self.by_client: collections.Counter[str] = collections.Counter()
+        self.by_table: collections.Counter[str] = collections.Counter()
+
+    def refuse(self, client: str, code: str, lim: Limits) -> str | None:
+        """Why one more connection is refused (None: it is not)."""
+        if self.by_client[client] >= lim.ws_per_client:
+            return f"too many connections from your address (at most {lim.ws_per_client} at once)"
+        if self.by_table[code] >= lim.ws_per_table:
+            return f"too many connections to this table (at most {lim.ws_per_table} at once)"
+        return None
+
+    def opened(self, client: str, code: str) -> None:
+        self.by_client[client] += 1
+        self.by_table[code] += 1
+
+    def closed(self, client: str, code: str) -> None:
+        for counter, key in ((self.by_client, client), (self.by_table, code)):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
