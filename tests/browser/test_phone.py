@@ -117,9 +117,7 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
     ≥ 44 px, the side panel a sheet (and at 1366×768 a side panel); the hint line names the button it lights.
     In English the summary says "1st out" and the log says "Big Joker", never 大王."""
     t = _person_table(server)
-    ctx = browser.new_context(
-        viewport=PHONES[0], locale="en-US", base_url=server.url, has_touch=True, is_mobile=True
-    )
+    ctx = browser.new_context(viewport=PHONES[0], locale="en-US", base_url=server.url, has_touch=True, is_mobile=True)
     errors: list[str] = []
     try:
         page = ctx.new_page()
@@ -201,7 +199,8 @@ def test_the_sheets_open_over_the_felt_and_the_jokers_differ_without_colour(brow
                  return { text: e.textContent, label: e.title }; };
                return { D: f('D'), X: f('X') }; }"""
         )
-        assert faces["D"]["text"] != faces["X"]["text"] and faces["D"]["label"] == "大王" and faces["X"]["label"] == "小王"
+        assert faces["D"]["text"] != faces["X"]["text"]
+        assert faces["D"]["label"] == "大王" and faces["X"]["label"] == "小王"
         assert "★" in faces["D"]["text"] and "☆" in faces["X"]["text"] and "大" in faces["D"]["text"]
         # a revolution's hand laid down at seat 2: drawn into the page's felt, it stays inside its seat
         boxes = page.evaluate(

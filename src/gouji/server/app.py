@@ -50,6 +50,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.protocol import State as WSState
 
 from . import protocol as P
+from .bots_api import bot_routes
 from .config import check_table_defaults
 from .connection import Connection, SendText, WriteNow, token_hash
 from .durability import StoreWriter, Writer
@@ -57,9 +58,9 @@ from .errors import RequestError
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_capped
 from .lobby import Lobby
 from .play_socket import PlaySocket
-from .bots_api import bot_routes
 from .replay_api import STATIC_DIR, replay_routes
 from .storage import open_store
+from .table_replay import table_replay_routes
 from .tournament_api import tournament_routes
 from .writer_process import ProcessWriter, WriterDied
 
@@ -134,6 +135,7 @@ def create_app(
     routes = [
         *replay_routes(),
         *bot_routes(),
+        *table_replay_routes(),
         Route("/api/tables", _handler(_create), methods=["POST"]),
         Route("/api/tables/{code}", _handler(_table), methods=["GET"]),
         Route("/api/tables/{code}/join", _handler(_join), methods=["POST"]),

@@ -54,6 +54,13 @@ AUTO_BOT = "heuristic"
 --auto-bot learned`` sets it)."""
 
 
+def _countdown(room: Room, seats: Iterable[int]) -> int | None:
+    """The public countdown of a window over ``seats`` opening now (see :attr:`Room.countdown`)."""
+    if room.config.turn_seconds is None or not any(room.seats[s].bot is None and not room.seats[s].auto for s in seats):
+        return None
+    return int((time.time() + room.config.turn_seconds) * 1000)
+
+
 def new_token() -> str:
     """A new secret token (192 random bits)."""
     return secrets.token_urlsafe(24)
@@ -145,6 +152,11 @@ class Room:
         self.ready: list[bool] | None = None
         """Between two deals: which seats said they are ready; None while play goes on."""
         self.window: Window | None = None
+        self.countdown: int | None = None
+        """Epoch milliseconds when the open window's time for people runs out, shown to everyone (issue 29): set
+        for every window over a person's seat (not a bot's, not on 托管) when the table has a turn timer — from
+        what is public alone (the seats, their kind, the timer, when the window opened), the same whether that
+        person is asked or their one answer is given for them."""
         """The decision window open now (:mod:`gouji.server.window`), or None."""
         self._resolving = False
         self._folding = 0
@@ -521,6 +533,7 @@ class Room:
         if w is not None:
             turn["kind"] = w.kind
             turn["seats"] = list(w.seats)
+            turn["countdown"] = self.countdown
         if seat is None or self._resolving or seat not in (w.seats if w is not None else [to_act]):
             return turn  # (while a window's answers are fed to the engine nobody is asked anything)
         if w is not None and seat not in w.asked:
@@ -676,6 +689,7 @@ class Room:
         if w.asked and self.config.turn_seconds is not None:
             w.deadline = time.time() + self.config.turn_seconds
             self.deadline = w.deadline
+        self.countdown = _countdown(self, w.seats)
         self.window = w
         if w.complete and now >= w.until and self._folding < FOLD_LIMIT:
             # every answer is given for its seat and there is no masking time left: the window resolves now,

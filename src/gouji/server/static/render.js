@@ -226,6 +226,9 @@ function renderSeat(model, s, pos, p, outOrder, places) {
 
   if (turn && turn.seat === s && turn.deadline) {
     el.appendChild(h("div.timer", { dataset: { deadline: turn.deadline } }, ""));
+  } else if (turn && toAct && turn.countdown && !info.bot && !info.auto) {
+    // every seat to act shows its countdown to everyone (the table's public timer of the window)
+    el.appendChild(h("div.timer.public", { dataset: { deadline: turn.countdown } }, ""));
   }
   const act = last && last[s];
   if (act && s !== (view && view.top_seat)) {

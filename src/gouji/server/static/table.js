@@ -14,6 +14,8 @@ import { overlayMethods } from "./table/overlay.js";
 import { barMethods } from "./table/bar.js";
 import { feltMethods } from "./table/felt.js";
 
+const SEEN_KEY = "gouji.seen.";
+
 export { loadPrefs, playsNeeded, burnNeeds, PHONE_QUERY };
 
 export class LiveTable {
@@ -28,6 +30,11 @@ export class LiveTable {
     // the page's state: one object, changed by the reducer for each frame (table/state.js); this.deal,
     // this.frame, this.sel … read and write its fields
     this.state = initialState();
+    try {
+      this.state.seen = JSON.parse(localStorage.getItem(SEEN_KEY + code) || "null");
+    } catch {
+      this.state.seen = null;
+    }
     this.selEpoch = 0; // counts the player's own changes of the selection
     this.suggested = null; // {state, sel}: the hint's play, selected for the player
     this.suggestedFor = null;
@@ -173,8 +180,10 @@ export class LiveTable {
 
   /** A state frame: the reducer makes the next state; its effects are played out here; the views redraw. */
   absorb(f) {
+    const before = this.state.seen;
     const { state, effects } = reduce(this.state, f);
     this.state = state;
+    if (state.seen !== before) localStorage.setItem(SEEN_KEY + this.code, JSON.stringify(state.seen));
     if (effects.autoTimeout) {
       toast(t("auto_timeout"), "warn");
       this.announce(t("auto_timeout"));
@@ -264,6 +273,7 @@ export class LiveTable {
     this.renderOverlay();
     this.markHint();
     this.renderDuplicate();
+    this.renderAutoReturn();
   }
 
   isMyTurn() {

@@ -7,7 +7,26 @@ import { t } from "../i18n.js";
 import { teamName } from "../render.js";
 import { duplicateBanner } from "../tourney.js";
 
+import { autoMoves } from "./state.js";
+
 export const barMethods = {
+  /** While 托管 plays this seat: how many moves it made for the player, and one tap to take the seat back. */
+  renderAutoReturn() {
+    if (!this.autoEl) {
+      this.autoEl = h("div.auto-return#auto-return", { role: "status", hidden: true });
+      this.banner.after(this.autoEl);
+    }
+    const me = this.seat !== null && this.table && this.table.seats ? this.table.seats[this.seat] : null;
+    const on = !!(me && me.auto && this.info);
+    this.autoEl.hidden = !on;
+    if (!on) return clear(this.autoEl);
+    const n = autoMoves(this.state);
+    clear(this.autoEl).append(h("span", t("auto_played", { n })),
+      h("button.btn.primary.small#auto-take-back", { type: "button",
+        onclick: () => { this.autoAsked = false; this.send({ type: "auto", on: false, token: this.info.token }); } },
+      t("auto_take_back")));
+  },
+
   renderBar() {
     const tb = this.table;
     const cfg = this.config || {};
