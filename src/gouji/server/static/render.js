@@ -72,9 +72,10 @@ export function describeEvent(ev, name, ctx) {
     case "void":
       return t("l_void");
     case "tribute":
-      if (ev.exempt) return t("l_tribute_exempt", { from: name(ev.from), kind: kind(ev.kind) });
-      if (!ev.cards) return t("l_tribute_none", { from: name(ev.from), kind: kind(ev.kind) });
-      return t("l_tribute", { from: name(ev.from), to: name(ev.to), cards: cardsText(ev.cards), kind: kind(ev.kind) });
+      if (ev.exempt) return tSubject("l_tribute_exempt", ev.from, ctx.me, { from: name(ev.from), kind: kind(ev.kind) });
+      if (!ev.cards) return tSubject("l_tribute_none", ev.from, ctx.me, { from: name(ev.from), kind: kind(ev.kind) });
+      return tSubject("l_tribute", ev.from, ctx.me,
+        { from: name(ev.from), to: name(ev.to), cards: cardsText(ev.cards), kind: kind(ev.kind) });
     case "tribute_return":
       if (typeof ev.cards === "number") return t("l_return_n", { from: name(ev.from), to: name(ev.to), n: ev.cards });
       return t("l_return", { from: name(ev.from), to: name(ev.to), cards: cardsText(ev.cards) });

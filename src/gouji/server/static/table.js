@@ -188,10 +188,25 @@ export class LiveTable {
       toast(t("auto_timeout"), "warn");
       this.announce(t("auto_timeout"));
     }
-    if (!effects.full) this.marks = this.marksOf(effects.events);
+    if (!effects.full) this.marks = [...(this.marks || []), ...this.marksOf(effects.events)].slice(-2);
     for (const e of effects.hold) this.holdSummary(e);
-    this.renderAll(effects.full);
+    // frames can come faster than a phone draws (instant bots, 托管): between them, one drawing an animation
+    // frame; a frame that asks this seat (the table then waits for it) or a full one is drawn at once
+    this.dirtyFull = this.dirtyFull || effects.full;
+    if (effects.full || this.isMyTurn() || typeof requestAnimationFrame === "undefined") this.flush();
+    else if (!this.drawQueued) {
+      this.drawQueued = true;
+      requestAnimationFrame(() => this.flush());
+    }
     if (this.isMyTurn()) this.suggest();
+  }
+
+  /** Draw the state now (what a queued drawing would have drawn). */
+  flush() {
+    this.drawQueued = false;
+    const full = this.dirtyFull;
+    this.dirtyFull = false;
+    if (this.alive) this.renderAll(full);
   }
 
   /** Show a deal's summary after a short pause, so its last plays stay visible first. */
@@ -200,9 +215,10 @@ export class LiveTable {
     this.heldSummary = e;
     clearTimeout(this.summaryTimer);
     this.summaryTimer = setTimeout(() => {
-      if (this.heldSummary !== e || !this.alive) return;
+      // (the held summary may have gained the next deal's tribute since: it is the one shown)
+      if (!this.heldSummary || this.heldSummary.deal !== e.deal || !this.alive) return;
+      this.summary = this.heldSummary;
       this.heldSummary = null;
-      this.summary = e;
       this.renderOverlay();
     }, reduce ? 600 : SUMMARY_DELAY_MS);
   }

@@ -13,19 +13,21 @@ export const barMethods = {
   /** While 托管 plays this seat: how many moves it made for the player, and one tap to take the seat back. */
   renderAutoReturn() {
     if (!this.autoEl) {
-      this.autoEl = h("div.auto-return#auto-return", { role: "status", hidden: true });
+      // made once and updated in place (frames come fast while 托管 plays): the button stays the same one
+      this.autoText = h("span.auto-text");
+      this.autoEl = h("div.auto-return#auto-return", { role: "status", hidden: true }, this.autoText,
+        h("button.btn.primary.small#auto-take-back", { type: "button",
+          onclick: () => { this.autoAsked = false; this.send({ type: "auto", on: false, token: this.info.token }); } },
+        t("auto_take_back")));
       this.banner.after(this.autoEl);
     }
     const me = this.seat !== null && this.table && this.table.seats ? this.table.seats[this.seat] : null;
     const on = !!(me && me.auto && this.info);
     this.autoEl.hidden = !on;
-    if (!on) return clear(this.autoEl);
-    const n = autoMoves(this.state);
-    clear(this.autoEl).append(h("span", t("auto_played", { n })),
-      h("button.btn.primary.small#auto-take-back", { type: "button",
-        onclick: () => { this.autoAsked = false; this.send({ type: "auto", on: false, token: this.info.token }); } },
-      t("auto_take_back")));
+    this.autoText.textContent = on ? t("auto_played", { n: autoMoves(this.state) }) : "";
+    this.autoEl.querySelector("#auto-take-back").textContent = t("auto_take_back");
   },
+
 
   renderBar() {
     const tb = this.table;

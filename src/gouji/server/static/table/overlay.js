@@ -30,10 +30,10 @@ export const overlayMethods = {
     // each tribute with why it is owed (闷, 烧, 点, 落, 串三户), then what was given back (还贡)
     const nameOf = (x) => this.name(x);
     const tribute = s.tribute.filter((e) => e.type === "tribute").map((e) =>
-      h("li.tribute-row", { dataset: { kind: e.kind } }, describeEvent(e, nameOf, { setup: true }),
+      h("li.tribute-row", { dataset: { kind: e.kind } }, describeEvent(e, nameOf, { setup: true, me: this.seat }),
         h("span.tribute-why", tributeReason(e, s.events || [], s.places, nameOf))));
     for (const e of s.tribute.filter((x) => x.type === "tribute_return")) {
-      tribute.push(h("li.tribute-row.returned", describeEvent(e, nameOf, { setup: true })));
+      tribute.push(h("li.tribute-row.returned", describeEvent(e, nameOf, { setup: true, me: this.seat })));
     }
     const tot = s.totals || [0, 0];
     const box = h("div.summary", { role: "dialog", "aria-modal": "true", tabindex: "-1",

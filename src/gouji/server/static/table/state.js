@@ -77,6 +77,12 @@ export function reduce(state, f) {
       if (ev.deal < s.deal) continue;
       if (ev.type === "end") ended.push({ deal: ev.deal, places: ev.places, sweep: ev.sweep, tribute: [] });
       else if (ended.length && isTribute(ev) && ev.deal === ended[0].deal + 1) ended[0].tribute.push(ev);
+      else if (isTribute(ev)) {
+        // the tribute the next deal owes, come in a later frame than the end: to the summary of that end
+        for (const k of ["summary", "heldSummary"]) {
+          if (s[k] && s[k].deal === ev.deal - 1) s[k] = { ...s[k], tribute: [...s[k].tribute, ev] };
+        }
+      }
       s = addEvent(s, ev);
     }
     if (f.deal > s.deal) s = newDeal(s, f.deal);

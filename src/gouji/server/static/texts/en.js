@@ -394,4 +394,7 @@ export default {
   b_tribute_out: "paid {cards}",
   auto_played: "Auto-play (托管) made {n} moves for you",
   auto_take_back: "Take over",
+  l_tribute_you: "you pay {to} {cards} ({kind})",
+  l_tribute_none_you: "you have nothing to pay ({kind})",
+  l_tribute_exempt_you: "you resist the tribute (抗贡, {kind})",
 };

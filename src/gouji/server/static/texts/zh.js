@@ -406,4 +406,7 @@ export default {
   b_tribute_out: "进贡 {cards}",
   auto_played: "托管中：已替你出了 {n} 手",
   auto_take_back: "接管",
+  l_tribute_you: "你 向 {to} 进贡 {cards}（{kind}）",
+  l_tribute_none_you: "你 没有可进贡的牌（{kind}）",
+  l_tribute_exempt_you: "你 抗贡（{kind}）",
 };
