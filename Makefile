@@ -46,12 +46,13 @@ $(BASE): pyproject.toml
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,rl,train]'
+	$(BIN)/python -m pip install -q -e '.[test,rl,train,tune]'
 	rm -f $(VENV)/.installed-all-* && touch $(STAMP)
 
 lint:
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/lint-imports
 
 typecheck:
 	$(BIN)/mypy
@@ -60,7 +61,7 @@ unit:
 	$(BIN)/pytest -n 2 --dist loadgroup tests
 
 bench: $(STAMP)  ## speed of the engine and of the environment against RLCard's DouDizhu, in one run
-	$(BIN)/python -m pip install -q -e '.[test,rl,train,bench]'
+	$(BIN)/python -m pip install -q -e '.[test,rl,train,tune,bench]'
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_bots.py
 	$(BIN)/python benchmarks/bench_env.py

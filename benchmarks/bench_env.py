@@ -157,8 +157,8 @@ def bench_steps(args: argparse.Namespace) -> None:
 
 
 def bench_ray(args: argparse.Namespace) -> None:
-    from gouji.arena import run_arena
-    from gouji.distributed import LOCAL
+    from gouji.lab.arena import run_arena
+    from gouji.lab.distributed import LOCAL
 
     try:
         import ray

@@ -3,7 +3,7 @@
     .venv/bin/python benchmarks/bench_labels.py [--deals 30] [--seed 1000]
 
 For each preset (``qingdao``, ``tournament``) and kind of decision (burn offer, lead, answer), plays
-``--deals`` deals of :func:`gouji.learn.dmc.paired_deal` branching only on that kind (a quarter of those
+``--deals`` deals of :func:`gouji.lab.learn.dmc.paired_deal` branching only on that kind (a quarter of those
 decisions, a random alternative each time) and prints how the labels spread: how many, the share that are
 exactly 0, their mean and standard deviation (in units of the return: ×12 for points under ``qingdao``, ×9
 for small points under ``tournament``) and the share better than the heuristic's choice.  The figures of
@@ -19,7 +19,7 @@ import random
 import numpy as np
 
 from gouji.bots.learned import WEIGHTS, QNet
-from gouji.learn import dmc
+from gouji.lab.learn import dmc
 
 
 def main() -> None:

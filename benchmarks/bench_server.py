@@ -523,8 +523,8 @@ def memory_per_table(tables: int, tmp: str, rounds: int = 4) -> dict[str, Any]:
     tables hold once over (while the lobby keeps them) and the memory left once the lobby lets them go (and
     a collection), over the memory before the round — the steady-state growth per finished table, which a
     server that lets its tables go keeps at 0 — with the engine's interned actions counted apart."""
-    from gouji.actions import Burn, Return
-    from gouji.plays import Play
+    from gouji.engine.actions import Burn, Return
+    from gouji.engine.plays import Play
     from gouji.server.durability import Writer
     from gouji.server.limits import Limits
     from gouji.server.lobby import Lobby
@@ -588,7 +588,7 @@ def loop_hold(tables: int, seconds: float, tmp: str) -> dict[str, Any]:
     millisecond.  The overshoot of each tick in wall-clock time is how long the loop waited (for the work of
     other callbacks, for the interpreter lock while a bot thinks, for the CPU on a busy machine); the loop
     thread's own CPU time between two ticks bounds the work of any one callback."""
-    from gouji.rule_bounds import MAX_DECKS
+    from gouji.engine.rule_bounds import MAX_DECKS
     from gouji.server.durability import Writer
     from gouji.server.limits import Limits
     from gouji.server.lobby import Lobby

@@ -23,9 +23,11 @@ import sys
 
 import orjson
 
+from gouji.engine.seats import SEATS
+
 _GUID = b"258EAFA5-E914-47DA-95CA-C5AB0DC85B11"  # RFC 6455 1.3
 _HEAD_16 = struct.Struct(">BBH").pack
-SEATS = 6
+
 FRAME_BYTES = 2680
 """About the size of the server's frame of a move (``make bench-table``: 16,847 bytes of frames a move, 6.28
 frames)."""

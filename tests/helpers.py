@@ -19,9 +19,9 @@ from collections.abc import Callable, Iterator, Mapping, Sequence
 from typing import Any
 
 from gouji import Burn, Deal, Play, parse_action, resolve
-from gouji import cards as C
-from gouji.actions import REVOLT, Action
-from gouji.rules import RuleSet
+from gouji.engine import cards as C
+from gouji.engine.actions import REVOLT, Action
+from gouji.engine.rules import RuleSet
 
 MAX_STEPS = 3000
 """A generous bound on the decisions of one deal (random playouts take 200-400)."""

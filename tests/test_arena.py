@@ -1,4 +1,4 @@
-"""The arena (``gouji.arena``, ``gouji arena``): duplicate pairs, bookkeeping, reproducibility, processes."""
+"""The arena (``gouji.lab.arena``, ``gouji arena``): duplicate pairs, bookkeeping, reproducibility, processes."""
 
 from __future__ import annotations
 
@@ -13,8 +13,10 @@ from click.testing import CliRunner, Result
 
 import gouji.bots
 from gouji import Play
-from gouji.actions import PASS, Action
-from gouji.arena import (
+from gouji.cli import main
+from gouji.engine.actions import PASS, Action
+from gouji.engine.scoring import team_points
+from gouji.lab.arena import (
     BURN_RESULTS,
     ArenaResult,
     Interval,
@@ -25,8 +27,6 @@ from gouji.arena import (
     run_arena,
     seating,
 )
-from gouji.cli import main
-from gouji.scoring import team_points
 
 WIDE = {"COLUMNS": "100"}
 

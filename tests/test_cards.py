@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from gouji import RANKS, InvalidCards
-from gouji import cards as C
+from gouji.engine import cards as C
 
 ORDER = "3456789TJQKA2XD"
 """The rank order of rule book §2, written out here so the tests do not trust the engine's own table."""

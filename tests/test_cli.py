@@ -10,8 +10,10 @@ from click.testing import CliRunner, Result
 
 import gouji
 from gouji import PRESETS, RuleSet
-from gouji.cli import BURN_RESULTS, main, option_docs, option_names, random_deal, simulate
-from gouji.ruledocs import describe
+from gouji.cli import main
+from gouji.cli.rules import option_docs, option_names
+from gouji.cli.sim import BURN_RESULTS, random_deal, simulate
+from gouji.engine.ruledocs import describe
 
 WIDE = {"COLUMNS": "100"}
 
@@ -93,7 +95,7 @@ def test_rules_one_preset_shows_values_and_descriptions() -> None:
     assert line.split()[1] == "true"
     lines = result.output.splitlines()
     below = lines[next(i for i, x in enumerate(lines) if x.startswith("big_joker_kill")) + 1]
-    assert below.startswith("    ") and "大王二杀一" in below  # its explanation (gouji.ruledocs), indented
+    assert below.startswith("    ") and "大王二杀一" in below  # its explanation (gouji.engine.ruledocs), indented
     assert option_line(result.output, "removed").split()[1:3] == ["3×10", "4×8"]
     assert option_line(run("rules", "qingdao").output, "big_joker_kill").split()[1] == "false"
 

@@ -8,7 +8,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from gouji.cli import main
-from gouji.match import load_record
+from gouji.competition.loading import load_record
 
 
 def test_sim_set_plays_whole_sets_and_stores_records(tmp_path: Path) -> None:

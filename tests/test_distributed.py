@@ -1,4 +1,4 @@
-"""gouji.distributed without Ray: in-order results, progress callbacks and errors, serial and processes."""
+"""gouji.lab.distributed without Ray: in-order results, progress callbacks and errors, serial and processes."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import math
 
 import pytest
 
-from gouji.distributed import ProcessWorkers, Workers, map_chunks, workers
+from gouji.lab.distributed import ProcessWorkers, Workers, map_chunks, workers
 
 
 @pytest.mark.parametrize("jobs", [1, 2])

@@ -13,9 +13,11 @@ from click.testing import CliRunner
 
 from gouji.bots import RandomBot
 from gouji.cli import main
-from gouji.event import Event
-from gouji.match import RecordError, Tournament, _sign, load_record
-from gouji.scoring import TOURNAMENT_POINTS
+from gouji.competition.duplicate import Tournament
+from gouji.competition.loading import load_record
+from gouji.competition.records import RecordError, sign
+from gouji.competition.round_robin import Event
+from gouji.engine.scoring import TOURNAMENT_POINTS
 
 
 @pytest.fixture(scope="module")
@@ -26,7 +28,7 @@ def played() -> Tournament:
 
 
 def resign(body: dict) -> dict:  # type: ignore[type-arg]
-    return _sign({k: v for k, v in body.items() if k != "checksum"})
+    return sign({k: v for k, v in body.items() if k != "checksum"})
 
 
 def test_the_stored_record_shows_the_same_cards_with_the_teams_swapped(played: Tournament, tmp_path: Path) -> None:
@@ -128,7 +130,7 @@ def test_gouji_event_refuses_bad_input(args: list[str], message: str) -> None:
 
 def test_two_tables_played_on_their_own_make_the_same_match_as_the_tournament() -> None:
     from gouji.bots import decide
-    from gouji.match import TournamentTable
+    from gouji.competition.duplicate import TournamentTable
 
     one, two = TournamentTable("tournament", 5, 2, 0), TournamentTable("tournament", 5, 2, 1)
     rng = random.Random(5)

@@ -12,9 +12,9 @@ import pytest
 
 import gouji
 from gouji import Deal, IllegalAction
+from gouji.bots.features import encode_state
 from gouji.env.catalogue import catalogue
 from gouji.env.core import deal_rewards, worst_reward
-from gouji.env.features import encode_state
 
 from .helpers import choose_action
 from .test_properties import swapped_hands, tribute_after
@@ -71,7 +71,7 @@ def test_rewards_are_the_teams_points_zero_sum(preset: str) -> None:
         got = play_episode(e, random.Random(seed))
         deal = e.game.deal
         assert deal.is_over
-        points = gouji.scoring.team_points(deal)
+        points = gouji.engine.scoring.team_points(deal)
         for s in range(6):
             expected = points[s % 2] - (points[0] + points[1]) / 2
             assert got[f"seat_{s}"] == expected == deal_rewards(deal)[s]

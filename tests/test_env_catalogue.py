@@ -11,7 +11,7 @@ import pytest
 
 import gouji
 from gouji import Burn, Deal, Play, parse_action
-from gouji.actions import PASS, YIELD, LegalActions, Return
+from gouji.engine.actions import PASS, YIELD, LegalActions, Return
 from gouji.env.catalogue import DECISION_SLOTS, DECISIONS, MAX_RETURN, catalogue
 
 from .helpers import choose_action
@@ -101,7 +101,7 @@ def test_masks_match_the_legal_actions(preset: str) -> None:
 
 def test_mask_of_a_big_lead_covers_every_block() -> None:
     hand = "DDDDXXXX" + "2" * 16 + "AAAA99993"
-    legal = LegalActions.leads(gouji.cards.parse_counts(hand), allow_threes=True)
+    legal = LegalActions.leads(gouji.engine.cards.parse_counts(hand), allow_threes=True)
     cat = catalogue("qingdao")
     mask = cat.mask(legal)
     assert int(mask.sum()) == len(legal) > 4000
@@ -110,7 +110,7 @@ def test_mask_of_a_big_lead_covers_every_block() -> None:
 
 def test_burns_and_answers_are_indexed() -> None:
     cat = catalogue("qingdao")
-    play = Play.of(gouji.cards.KING, 2)
+    play = Play.of(gouji.engine.cards.KING, 2)
     assert cat.index(Burn(play)) - cat.index(play) == cat.play_size
     assert cat.action(cat.index(Burn(play))) is Burn(play)
 
@@ -119,8 +119,8 @@ FEATURES_START, FEATURES_END = "<!-- features-table -->", "<!-- /features-table 
 
 
 def features_block() -> str:
-    """The field table and the action row of gouji.env.features' docstring, as docs/env.md shows them."""
-    from gouji.env import features
+    """The field table and the action row of gouji.bots.features' docstring, as docs/env.md shows them."""
+    from gouji.bots import features
 
     lines = (features.__doc__ or "").splitlines()
     rules = [i for i, line in enumerate(lines) if line.startswith("====")]

@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 
 import gouji
-from gouji.deal import PLAY
+from gouji.bots.features import encode_state
+from gouji.competition.sets import Match
+from gouji.engine.deal import PLAY
 from gouji.env.catalogue import catalogue
-from gouji.env.features import encode_state
 from gouji.env.tracker import StateTracker
-from gouji.match import Match
 
 from .helpers import choose_action
 

@@ -9,8 +9,8 @@ import json
 import pytest
 
 from gouji.bots import RandomBot
-from gouji.event import Event, EventError, Fixture, MatchResult, byes, round_robin, standings
-from gouji.match import RecordError, _sign
+from gouji.competition.records import RecordError, sign
+from gouji.competition.round_robin import Event, EventError, Fixture, MatchResult, byes, round_robin, standings
 
 
 def results(*rows: tuple[str, str, int, int]) -> list[tuple[Fixture, MatchResult]]:
@@ -211,7 +211,7 @@ def test_event_record_round_trips_and_refuses_tampering(bot_event: tuple[Event, 
     bad["matches"]["r1m1"], bad["matches"]["r1m2"] = bad["matches"]["r1m2"], bad["matches"]["r1m1"]
     body = {k: v for k, v in bad.items() if k != "checksum"}
     with pytest.raises(RecordError, match="r1m"):
-        Event.from_record(_sign(body))
+        Event.from_record(sign(body))
     bad = copy.deepcopy(rec)
     bad["teams"] = bad["teams"][:1]
     with pytest.raises(RecordError, match="checksum"):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import gouji
-from gouji.transcript import format_events
+from gouji.competition.transcript import format_events
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("GOUJI_UPDATE_GOLDEN") == "1"

@@ -11,12 +11,12 @@ import pytest
 
 import gouji
 from gouji import PASS, YIELD, Burn, Deal, Play, parse_action
-from gouji import cards as C
-from gouji.actions import DECLARE, REVOLT, WUTOU, YAOTOU, Action
 from gouji.bots import BOTS, RandomBot, make_bot, play_deal
 from gouji.bots.heuristic import HeuristicBot
-from gouji.hints import Hint
-from gouji.scoring import team_points
+from gouji.bots.hints import Hint
+from gouji.engine import cards as C
+from gouji.engine.actions import DECLARE, REVOLT, WUTOU, YAOTOU, Action
+from gouji.engine.scoring import team_points
 
 MAX_DECISIONS = 3000
 
@@ -66,7 +66,7 @@ def drive(deal: Deal, bots: list[Any], rng: random.Random) -> set[str]:
 def test_registered_and_exported() -> None:
     assert BOTS["heuristic"] is HeuristicBot
     assert make_bot("heuristic").name == "heuristic"
-    assert gouji.hint is gouji.hints.hint and "hint" in gouji.__all__
+    assert gouji.hint is gouji.bots.hints.hint and "hint" in gouji.__all__
 
 
 @pytest.mark.parametrize("preset", gouji.PRESETS)
@@ -457,7 +457,7 @@ def test_beats_the_random_bot_on_duplicate_deals() -> None:
 
 
 def test_answers_the_regional_setup_decisions() -> None:
-    from gouji.tribute import Payment
+    from gouji.engine.tribute import Payment
 
     # 汇5: discard the 5s
     rules = gouji.RuleSet.preset("qingdao").replace(bie_san=False, revolution=False, xuandian=False, huiwu=True)

@@ -1,4 +1,4 @@
-"""Hints explain themselves as a reason code with parameters (gouji.reasons), and never walk into 诈烧."""
+"""Hints explain themselves as a reason code with parameters (gouji.bots.reasons), and never walk into 诈烧."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 
 import gouji
 from gouji import Deal
-from gouji.reasons import CODES, ENGLISH, WHY, Reason, desc, reason
+from gouji.bots.reasons import CODES, ENGLISH, WHY, Reason, desc, reason
 
 from .test_deal_rules import run
 

@@ -10,9 +10,12 @@ import pytest
 
 import gouji
 from gouji.bots import RandomBot, decide
-from gouji.match import Match, RecordError, Tournament, load_record
-from gouji.scoring import seat_points, team_points
-from gouji.tribute import owed
+from gouji.competition.duplicate import Tournament
+from gouji.competition.loading import load_record
+from gouji.competition.records import RecordError
+from gouji.competition.sets import Match
+from gouji.engine.scoring import seat_points, team_points
+from gouji.engine.tribute import owed
 
 
 def play_set(preset: str, seed: int, length: int | None = None) -> Match:
@@ -221,10 +224,10 @@ def test_a_record_made_again_is_made_from_the_deals_as_they_are(qingdao_set: Mat
 
 
 def resign(rec: dict) -> dict:  # type: ignore[type-arg]
-    from gouji.match import _sign
+    from gouji.competition.records import sign
 
     body = {k: v for k, v in rec.items() if k != "checksum"}
-    return _sign(body)
+    return sign(body)
 
 
 def test_tampered_records_are_refused(qingdao_set: Match) -> None:
@@ -267,7 +270,7 @@ def test_a_deal_entrys_text_is_the_standard_librarys_canonical_text(preset: str)
     """A finished deal's entry is written by orjson (``_entry_text``), the record's checksum is checked with the
     standard library's text (``_canonical``): the two must be the same bytes for every entry of every preset,
     or a stored record would not verify."""
-    from gouji.match import _canonical, _entry_text
+    from gouji.competition.records import canonical, entry_text
 
     for seed in (f"{preset}-1", "种子/ä😀\n\t\x01"):  # (the seed is the one string of the entry a user chooses)
         m = Match(gouji.RuleSet.preset(preset), seed=seed, set_length=3)
@@ -279,9 +282,9 @@ def test_a_deal_entrys_text_is_the_standard_librarys_canonical_text(preset: str)
             if len(m.points) > before:
                 i = before
                 entry, text = m._deal_entry(i, m.deals[i])
-                assert text == _canonical(entry) == _entry_text(entry), (preset, seed, i)
+                assert text == canonical(entry) == entry_text(entry), (preset, seed, i)
                 assert load_record(m.record_text(i).decode()).points == m.points[: i + 1]  # (its checksum verifies)
-        assert _entry_text({"seed": "x", "n": 2**70}) == _canonical({"seed": "x", "n": 2**70})  # (orjson refuses it)
+        assert entry_text({"seed": "x", "n": 2**70}) == canonical({"seed": "x", "n": 2**70})  # (orjson refuses it)
 
 
 def test_a_kept_deal_entry_text_takes_its_own_size() -> None:
@@ -289,13 +292,13 @@ def test_a_kept_deal_entry_text_takes_its_own_size() -> None:
     keeps its entry's text while its table lives: the text is copied to its own size."""
     import tracemalloc
 
-    from gouji.match import _entry_text
+    from gouji.competition.records import entry_text
 
     entry = {"seed": "s/0", "leader": 0, "tribute": [], "actions": [[i % 6, "KK"] for i in range(200)]}
     tracemalloc.start()
     try:
         before = tracemalloc.get_traced_memory()[0]
-        texts = [_entry_text(entry) for _ in range(20)]
+        texts = [entry_text(entry) for _ in range(20)]
         grown = tracemalloc.get_traced_memory()[0] - before
     finally:
         tracemalloc.stop()

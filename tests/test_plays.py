@@ -19,8 +19,8 @@ from hypothesis import strategies as st
 
 import gouji
 from gouji import PASS, YIELD, Burn, InvalidPlay, LegalActions, Play, parse_action, parse_play
-from gouji import actions as A
-from gouji import plays as P
+from gouji.engine import actions as A
+from gouji.engine import plays as P
 
 ORDER = "3456789TJQKA2XD"
 """Rule book §2, low to high; the reference below uses these positions as values."""
@@ -445,9 +445,11 @@ def test_gouji_classification_matches_rules(key: tuple[int, ...]) -> None:
     assert play.gouji is (x + d > 0 or (k == 0 and t > 0) or by_size)
     assert play.pure is (by_size and t == 0 and x + d == 0)
     assert gouji.is_gouji(str(play)) is play.gouji and gouji.is_pure_gouji(str(play)) is play.pure
-    # section 3.1: only pure gouji plays open the point; kaidian_allows_money adds 2s, never jokers
+    # section 8.1: which standing plays open the point, under each reading of kaidian_plays
     assert play.opens_point() is play.pure
-    assert play.opens_point(allows_money=True) is (x + d == 0 and (by_size or (k == 0 and t > 0)))
+    assert play.opens_point("money") is (x + d == 0 and (by_size or (k == 0 and t > 0)))
+    assert play.opens_point("no_jokers_no_single_two") is (x + d == 0 and (by_size or (k == 0 and t > 1)))
+    assert play.opens_point("any") is play.gouji
     assert play.size == k + t + x + d
     assert play.effective_values() == ref_values(counts_from_key(*key))
 
@@ -777,10 +779,10 @@ def test_interned_plays_are_freed_once_nothing_holds_them_and_stay_one_object_wh
     import threading
     import weakref
 
-    from gouji import cards as C
+    from gouji.engine import cards as C
 
     SEVEN, EIGHT = C.RANKS.index("7"), C.RANKS.index("8")
-    from gouji.plays import WeakIntern
+    from gouji.engine.plays import WeakIntern
 
     class Thing:
         pass

@@ -23,12 +23,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gouji
-import gouji.setup
+import gouji.engine.deal.setup
 from gouji import Burn, Deal, IllegalAction, Play, parse_action, team
-from gouji import cards as C
-from gouji.actions import InvalidAction
-from gouji.match import Match
-from gouji.tribute import owed
+from gouji.competition.sets import Match
+from gouji.engine import cards as C
+from gouji.engine.actions import InvalidAction
+from gouji.engine.tribute import owed
 
 from .helpers import (
     MAX_STEPS,
@@ -45,7 +45,7 @@ from .helpers import (
 PRESETS = list(gouji.PRESETS)
 MODES = ["new", "hands", "tribute"]
 SEEDS = st.integers(min_value=0, max_value=2**32 - 1)
-SETUP_PHASES = gouji.setup.PHASES
+SETUP_PHASES = gouji.engine.deal.setup.PHASES
 # (preset, mode) pairs: "tribute" only where the rules have tribute (elsewhere it is the same as "new")
 PRESET_MODES = [(p, m) for p in PRESETS for m in MODES if m != "tribute" or gouji.RuleSet.preset(p).tribute]
 SEED_MODES = [(p, m) for p, m in PRESET_MODES if m != "hands"]

@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from gouji.arena import run_arena
-from gouji.distributed import LOCAL, RayWorkers, workers
+from gouji.lab.arena import run_arena
+from gouji.lab.distributed import LOCAL, RayWorkers, workers
 
 from .test_arena import run
 

@@ -11,10 +11,10 @@ import pytest
 
 import gouji
 from gouji import Deal, IllegalAction, RuleSet
-from gouji import cards as C
-from gouji.match import Match
-from gouji.setup import can_self_open, deal_liang_san
-from gouji.tribute import Payment, owed
+from gouji.competition.sets import Match
+from gouji.engine import cards as C
+from gouji.engine.deal.setup import can_self_open, deal_liang_san
+from gouji.engine.tribute import Payment, owed
 
 from .test_deal_rules import run, texts
 from .test_tribute import result
@@ -520,8 +520,8 @@ def test_shandong_preset_deals_34_each_and_plays_out() -> None:
 
 
 def test_transcripts_name_the_regional_events() -> None:
-    """The readable transcript (gouji.transcript) spells out the events of §16."""
-    from gouji.transcript import format_events
+    """The readable transcript (gouji.competition.transcript) spells out the events of §16."""
+    from gouji.competition.transcript import format_events
 
     d = chongdian_deal(["QQQKKJJJJ56", "AAA6", "2", "AAAAAKKK7", "2K8", "2Q9"])
     for attempt, answer in (("QQQ", "AAA"), ("KK", "AA")):

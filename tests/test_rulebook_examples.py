@@ -89,7 +89,7 @@ def test_the_burn_of_section_6_fails_without_the_joker() -> None:
 
 def test_the_point_tribute_example_of_section_12() -> None:
     """Seat 0 declared, seat 3 did not: who pays whom how many, as the rule book's example says."""
-    from gouji.tribute import point_tribute
+    from gouji.engine.tribute import point_tribute
 
     declared = [True, False, False, False, False, False]
 

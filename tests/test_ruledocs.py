@@ -1,4 +1,4 @@
-"""The one-line option docs (gouji.ruledocs) cover every rule option, and the rule book's tables are theirs."""
+"""The one-line option docs (gouji.engine.ruledocs) cover every rule option, and the rule book's tables are theirs."""
 
 from __future__ import annotations
 
@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from gouji import ruledocs
-from gouji.rules import PRESETS, RuleSet
+from gouji.engine import ruledocs
+from gouji.engine.rules import PRESETS, RuleSet
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -74,7 +74,7 @@ def test_every_word_of_an_enumerated_option_is_explained(name: str) -> None:
 
 
 def test_every_tribute_kind_is_explained() -> None:
-    from gouji.rules import TRIBUTE_KINDS
+    from gouji.engine.rules import TRIBUTE_KINDS
 
     assert set(ruledocs.VALUE_DOCS["tribute_order"]) == set(TRIBUTE_KINDS)
 
@@ -117,7 +117,7 @@ def test_the_rule_books_tables_are_the_generated_ones(lang: ruledocs.Lang) -> No
     text = (ROOT / ruledocs.BOOKS[lang]).read_text(encoding="utf-8")
     for block, body in ruledocs.generated_blocks(lang).items():
         assert ruledocs.BEGIN.format(block) + "\n" + body + ruledocs.END.format(block) in text, (
-            f"{ruledocs.BOOKS[lang]}: the {block} table is stale; run python -m gouji.ruledocs"
+            f"{ruledocs.BOOKS[lang]}: the {block} table is stale; run python -m gouji.engine.ruledocs"
         )
 
 

@@ -12,7 +12,7 @@ import pytest
 
 import gouji
 from gouji import PRESETS, RuleSet, UnknownRules, resolve
-from gouji import cards as C
+from gouji.engine import cards as C
 
 TABLE_ORDER = (
     "qingdao", "tournament", "tongyong", "changyi", "zoucheng", "zhangqiu", "zaozhuang", "heze", "shandong"
@@ -21,11 +21,13 @@ TABLE_ORDER = (
 THREES_FOURS = (("3", 10), ("4", 10))
 
 # The common table of rule book §14, row by row.  A "—" of the table (tournament's 开点 rows) is left out here.
+# Its row kaidian_allows_money is the option kaidian_plays, each preset reading its own seed: "money" for
+# heze (the table's yes), "any" for zaozhuang (001 枣庄 (6): 自己打出的够级牌无人接牌 … 则该玩家开点), else "pure".
 # fmt: off
 TABLE: dict[str, dict[str, Any]] = {
     "qingdao": dict(
         source="001 青岛, 000 大纲", decks=4, removed=(), bie_san=True, buy_four=False, big_joker_kill=False,
-        kaidian_needs_four=True, kaidian_allows_money=False, kaidian_until_out=2, burn_needs_kaidian=False,
+        kaidian_needs_four=True, kaidian_plays="pure", kaidian_until_out=2, burn_needs_kaidian=False,
         burn_before_first_out=False, luanchan_at=4, revolution=True, xuandian=True, tribute=True,
         show_counts="always", scoring="set",
     ),
@@ -37,44 +39,44 @@ TABLE: dict[str, dict[str, Any]] = {
     ),
     "tongyong": dict(
         source="003 通用规则", decks=4, removed=(("3", 10), ("4", 8)), bie_san=True, buy_four=True,
-        big_joker_kill=True, kaidian_needs_four=True, kaidian_allows_money=False, kaidian_until_out=2,
+        big_joker_kill=True, kaidian_needs_four=True, kaidian_plays="pure", kaidian_until_out=2,
         burn_needs_kaidian=True, burn_before_first_out=False, luanchan_at=4, revolution=True, xuandian=True,
         tribute=True, show_counts="at_or_below_10", scoring="set",
     ),
     "changyi": dict(
         source="001 昌邑", decks=4, removed=THREES_FOURS, bie_san=True, buy_four=False, big_joker_kill=False,
-        kaidian_needs_four=True, kaidian_four_single=False, kaidian_allows_money=False, kaidian_until_out=2,
+        kaidian_needs_four=True, kaidian_four_single=False, kaidian_plays="pure", kaidian_until_out=2,
         burn_needs_kaidian=True, burn_before_first_out=False, luanchan_at=4, revolution=True, xuandian=True,
         tribute=True, show_counts="always", scoring="set",
     ),
     "zoucheng": dict(
         source="001 邹城", decks=4, removed=THREES_FOURS, bie_san=True, buy_four=False, big_joker_kill=False,
-        kaidian_needs_four=False, kaidian_allows_money=False, kaidian_until_out=2, burn_needs_kaidian=False,
+        kaidian_needs_four=False, kaidian_plays="pure", kaidian_until_out=2, burn_needs_kaidian=False,
         burn_before_first_out=False, luanchan_at=4, revolution=True, xuandian=True, tribute=True,
         show_counts="never", scoring="set",
     ),
     "zhangqiu": dict(
         source="001 章丘", decks=4, removed=THREES_FOURS, bie_san=True, buy_four=True, big_joker_kill=False,
-        kaidian_needs_four=True, kaidian_four_single=True, kaidian_allows_money=False, kaidian_until_out=1,
+        kaidian_needs_four=True, kaidian_four_single=True, kaidian_plays="pure", kaidian_until_out=1,
         burn_needs_kaidian=False, burn_before_first_out=True, luanchan_at=5, revolution=True, xuandian=True,
         tribute=True, no_return=True, kanggong=True, show_counts="never", scoring="set",
     ),
     "zaozhuang": dict(
         source="001 枣庄", decks=6, removed=(), bie_san=True, buy_four=False, big_joker_kill=False,
-        kaidian_needs_four=False, kaidian_allows_money=False, kaidian_until_out=2, burn_needs_kaidian=False,
+        kaidian_needs_four=False, kaidian_plays="any", kaidian_until_out=2, burn_needs_kaidian=False,
         burn_before_first_out=False, luanchan_at=4, revolution=True, xuandian=True, tribute=True,
         show_counts="always", scoring="set",
     ),
     "heze": dict(
         source="001 菏泽", decks=4, removed=THREES_FOURS, bie_san=True, buy_four=True, buy_four_optional=True,
-        big_joker_kill=False, kaidian_needs_four=False, kaidian_allows_money=True, kaidian_until_out=2,
+        big_joker_kill=False, kaidian_needs_four=False, kaidian_plays="money", kaidian_until_out=2,
         burn_needs_kaidian=False, burn_before_first_out=False, luanchan_at=4, revolution=False, xuandian=False,
         tribute=False, show_counts="never", scoring="set",
     ),
     # rule book §16.3 (000 够级大纲-山东地区)
     "shandong": dict(
         source="000 够级大纲-山东地区", decks=4, removed=(("3", 10), ("4", 2)), bie_san=True, no_three="last",
-        buy_order="teammates_first", kaidian_needs_four=True, fours_whole=True, kaidian_allows_money=False,
+        buy_order="teammates_first", kaidian_needs_four=True, fours_whole=True, kaidian_plays="pure",
         smother_by="opposite_only", lao_to_teammate="returnable", sweep_keeps_point_tribute=True,
         tribute_order=("dian", "men", "shao", "luo"), xuandian=True, tribute=True, set_length=5,
         revolution=True, big_joker_kill=False, chongdian=True, self_open=True, buy_four=False,
@@ -114,6 +116,7 @@ DEVIATIONS: dict[tuple[str, str], tuple[Any, str]] = {
     ("tongyong", "burn_after_four_forfeit"): (True, "003 通用: 先发4认不开点后才能烧牌"),
     ("changyi", "four_forfeits_kaidian"): (True, "001 昌邑: 没开点直接出4，算放弃开点"),
     ("heze", "no_three"): ("free", "001 菏泽: 没有钱、大花、小花，则无偿获得3"),
+    ("heze", "buy_with_highest"): (True, "001 菏泽: 没大王用最大牌"),
 }
 """Options the engine sets for a preset though the rule book names them for no preset (§14 says unlisted
 options take the qingdao value).  Each is backed by the seed quoted and documented in docs/rules.md."""
@@ -179,7 +182,8 @@ def test_preset_deviations_are_documented(name: str, option: str) -> None:
 
 def test_kaidian_four_single_only_in_zhangqiu() -> None:
     assert [n for n in PRESETS if RuleSet.preset(n).kaidian_four_single] == ["zhangqiu"]
-    assert [n for n in PRESETS if RuleSet.preset(n).kaidian_allows_money] == ["heze"]
+    readings = {n: RuleSet.preset(n).kaidian_plays for n in PRESETS}
+    assert {n: r for n, r in readings.items() if r != "pure"} == {"heze": "money", "zaozhuang": "any"}
     assert [n for n in PRESETS if RuleSet.preset(n).big_joker_kill] == ["tongyong"]
 
 

@@ -7,7 +7,7 @@ import pytest
 
 import gouji
 from gouji import Deal
-from gouji.cards import parse_counts
+from gouji.engine.cards import parse_counts
 
 from .test_deal_rules import finish, run, texts
 
@@ -93,7 +93,7 @@ def test_a_deck_that_never_gives_a_playable_deal_is_a_clear_error() -> None:
     """The issue's examples — zoucheng less twelve 3s (once a RecursionError), one deck without 2s, jokers
     and 3s (every seat revolts) — are refused when the rule set is built: under 憋三 at least six 3s must stay,
     so no deck is left that can only give void deals (a void deal is dealt again in a loop, not by recursion)."""
-    from gouji.rules import InvalidRules
+    from gouji.engine.rules import InvalidRules
 
     with pytest.raises(InvalidRules, match="removed"):
         gouji.RuleSet.preset("zoucheng").replace(removed={"3": 12, "4": 10})

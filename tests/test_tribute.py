@@ -9,8 +9,8 @@ import pytest
 
 import gouji
 from gouji import Deal
-from gouji.cards import BIG, NUM_RANKS, SMALL, TWO, build_deck, parse_counts
-from gouji.tribute import Payment, owed, point_tribute
+from gouji.engine.cards import BIG, NUM_RANKS, SMALL, TWO, build_deck, parse_counts
+from gouji.engine.tribute import Payment, owed, point_tribute
 
 QINGDAO = gouji.RuleSet.preset("qingdao")
 NO_BIESAN = QINGDAO.replace(bie_san=False, revolution=False, xuandian=False)
@@ -203,7 +203,7 @@ def test_tribute_is_paid_again_after_a_void_deal() -> None:
 @pytest.mark.parametrize("seed", range(3))
 def test_sets_conserve_cards_and_never_pay_a_card_twice(preset: str, seed: int) -> None:
     from gouji.bots import RandomBot, decide
-    from gouji.match import Match
+    from gouji.competition.sets import Match
 
     rules = gouji.RuleSet.preset(preset)
     deck = build_deck(rules.decks, rules.removed_counts)

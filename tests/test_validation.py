@@ -20,9 +20,12 @@ from hypothesis import strategies as st
 import gouji
 from gouji import Deal, RuleSet, UnknownRules
 from gouji.cli import main
-from gouji.deal_checks import InvalidHands, InvalidPayment, InvalidSeat
-from gouji.match import Match, RecordError, Tournament, _sign, load_record
-from gouji.rule_bounds import INT_BOUNDS, InvalidRules
+from gouji.competition.duplicate import Tournament
+from gouji.competition.loading import load_record
+from gouji.competition.records import RecordError, sign
+from gouji.competition.sets import Match
+from gouji.engine.checks import InvalidHands, InvalidPayment, InvalidSeat
+from gouji.engine.rule_bounds import INT_BOUNDS, InvalidRules
 
 from .helpers import MAX_STEPS, dealt_hands, random_playout
 
@@ -390,7 +393,7 @@ def _resigned(record: dict[str, Any], change: Any) -> dict[str, Any]:
     body = copy.deepcopy(record)
     del body["checksum"]
     change(body)
-    return _sign(body)
+    return sign(body)
 
 
 def _setter(path: list[Any], value: Any = None, delete: bool = False) -> Any:
@@ -614,8 +617,8 @@ def test_cli_rule_options_are_checked(command: str, option: str, needle: str) ->
 def test_cli_rule_options_change_the_rules() -> None:
     res = _run(["sim", "--rules", "tongyong", "--deals", "3", "--seed", "1", "--json", "--option", "bie_san=false"])
     assert res.exit_code == 0, res.output
-    changed = gouji.cli.simulate(RuleSet.preset("tongyong").replace(bie_san=False), 3, 1)
-    plain = gouji.cli.simulate("tongyong", 3, 1)
+    changed = gouji.cli.sim.simulate(RuleSet.preset("tongyong").replace(bie_san=False), 3, 1)
+    plain = gouji.cli.sim.simulate("tongyong", 3, 1)
     got = json.loads(res.output)
     assert got["seats"] == changed["seats"] != plain["seats"]
     res = _run(["sim", "--deals", "2", "--seed", "1", "--json", "--option", "scoring=tournament"])
@@ -625,7 +628,7 @@ def test_cli_rule_options_change_the_rules() -> None:
 @pytest.mark.parametrize("drop", ["rules", "seed", "hands", "leader"])
 def test_a_deal_event_missing_a_key_is_a_clear_error(drop: str) -> None:
     """Replaying a log whose first event lacks a key says which, instead of a KeyError."""
-    from gouji.deal import Deal
+    from gouji.engine.deal import Deal
 
     mode = "seed" if drop == "seed" else "hands"
     deal = (

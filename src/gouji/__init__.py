@@ -13,20 +13,49 @@ The public API::
 
 from __future__ import annotations
 
-from .actions import PASS, YIELD, Action, Burn, Decision, LegalActions, parse_action
-from .cards import RANKS, InvalidCards
-from .deal import PLACE_NAMES, Deal, IllegalAction, opposite, team
-from .hints import hint
-from .plays import InvalidPlay, Play, is_gouji, is_pure_gouji, parse_play
-from .plays import beats as _beats
-from .rules import PRESETS, InvalidRules, RuleSet, UnknownRules, resolve
+from typing import TYPE_CHECKING, Any
+
+from .engine import (
+    PASS,
+    PLACE_NAMES,
+    PRESETS,
+    RANKS,
+    YIELD,
+    Action,
+    Burn,
+    Deal,
+    Decision,
+    IllegalAction,
+    InvalidCards,
+    InvalidPlay,
+    InvalidRules,
+    LegalActions,
+    Play,
+    RuleSet,
+    UnknownRules,
+    beats,
+    is_gouji,
+    is_pure_gouji,
+    opposite,
+    parse_action,
+    parse_play,
+    resolve,
+    team,
+)
+
+if TYPE_CHECKING:
+    from .bots.hints import hint
 
 __version__ = "0.1.0"
 
 
-def beats(b: str | Play, a: str | Play, rules: RuleSet | str | None = "qingdao") -> bool:
-    """Whether play ``b`` beats play ``a`` under ``rules`` (a RuleSet or a preset name)."""
-    return _beats(parse_play(b), parse_play(a), resolve(rules).big_joker_kill)
+def __getattr__(name: str) -> Any:
+    """``gouji.hint`` loads the bots (and numpy) on first use only, so ``import gouji`` stays light."""
+    if name == "hint":
+        from .bots.hints import hint
+
+        return hint
+    raise AttributeError(f"module 'gouji' has no attribute {name!r}")
 
 
 __all__ = [
@@ -54,5 +83,6 @@ __all__ = [
     "opposite",
     "parse_action",
     "parse_play",
+    "resolve",
     "team",
 ]

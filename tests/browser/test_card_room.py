@@ -104,7 +104,7 @@ def _click_like_a_person(page: Any, action: str) -> int:
         click(f".prompt [data-action='{action}']")
         return clicks
     cards = action.split(" ", 1)[1] if action.startswith(("burn ", "return ")) else action
-    want = gouji.cards.parse_counts(cards)
+    want = gouji.engine.cards.parse_counts(cards)
     order = "3456789TJQKA2XD"
     sel = page.evaluate("window.gouji.view.sel")
     suggested = page.evaluate("window.gouji.view.isSuggestion()")
@@ -296,7 +296,7 @@ def test_the_hint_play_is_selected_for_the_player_and_a_double_click_plays_a_ran
     _wait_hand(page, hands[0])
     _wait_suggestion(page)
     hint = str(gouji.hint(room.match.current, 0).action)
-    assert gouji.cards.format_counts(tuple(page.evaluate("window.gouji.view.sel"))) == hint == "KKK"
+    assert gouji.engine.cards.format_counts(tuple(page.evaluate("window.gouji.view.sel"))) == hint == "KKK"
     assert page.query_selector(".hand.suggested") and "提示已选好" in page.inner_text(".hand-info")
     assert page.is_enabled("#btn-play") and page.query_selector("#btn-play.hinted")
     shot(page, "suggestion")
@@ -309,7 +309,7 @@ def test_the_hint_play_is_selected_for_the_player_and_a_double_click_plays_a_ran
     _wait_hand(page, hands[0])
     _wait_suggestion(page)
     page.click(".hand .group[data-rank='8']")  # another rank: the suggestion gives way
-    assert gouji.cards.format_counts(tuple(page.evaluate("window.gouji.view.sel"))) == "88"
+    assert gouji.engine.cards.format_counts(tuple(page.evaluate("window.gouji.view.sel"))) == "88"
     assert not page.query_selector(".hand.suggested")
     page.keyboard.press("Escape")
     page.dblclick(".hand .group[data-rank='5']")
@@ -361,7 +361,7 @@ def test_the_return_prompt_is_opaque_and_disabled_buttons_look_disabled(new_page
     t = _person_with_bots(server)
     room = server.room(t["code"])
     # Ann received a 落贡 from seat 3 and gives one card back (还贡)
-    owed = [gouji.tribute.Payment(kind="luo", payer=3, receiver=0, cards=1, returned=True)]
+    owed = [gouji.engine.tribute.Payment(kind="luo", payer=3, receiver=0, cards=1, returned=True)]
     _put_deal(server, room, gouji.Deal.new("qingdao", seed=1, tribute=owed))
     page = new_page()
     _set_suggest(page, False)

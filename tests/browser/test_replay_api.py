@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from gouji.cards import parse_counts
-from gouji.match import load_record
+from gouji.competition.loading import load_record
+from gouji.engine.cards import parse_counts
 from gouji.server import create_app
 
 from ..helpers import wait_until

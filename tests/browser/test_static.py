@@ -6,7 +6,7 @@ import json
 import os
 import re
 
-from gouji.rules import PRESETS, RuleSet
+from gouji.engine.rules import PRESETS, RuleSet
 from gouji.server.replay_api import STATIC_DIR
 
 

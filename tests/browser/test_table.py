@@ -16,8 +16,8 @@ import pytest
 
 import gouji
 import gouji.server.config
-from gouji.cards import format_counts, parse_counts
-from gouji.plays import NO_RANK, Play
+from gouji.engine.cards import format_counts, parse_counts
+from gouji.engine.plays import NO_RANK, Play
 
 from .conftest import PHONE, LiveServer, shot
 
@@ -346,7 +346,7 @@ def test_a_replay_steps_through_a_finished_deal(new_page: Any, server: LiveServe
     server.wait(lambda: server.request(f"/api/tables/{code}")["status"] == "over", what="the bots' set")
     server.wait(lambda: any(g["kind"] == "set" for g in server.request(f"/api/tables/{code}/games")["games"]))
     rid = next(g["id"] for g in server.request(f"/api/tables/{code}/games")["games"] if g["kind"] == "set")
-    deal = gouji.match.load_record(server.request(f"/api/records/{rid}")).deals[0]  # type: ignore[union-attr]
+    deal = gouji.competition.sets.load_record(server.request(f"/api/records/{rid}")).deals[0]  # type: ignore[union-attr]
     page = new_page(path=f"/?replay={rid}&deal=0")
     page.wait_for_selector("#rp-step")
 
@@ -448,7 +448,7 @@ def test_the_client_rules_agree_with_the_engine(new_page: Any) -> None:
         if rng.random() < 0.5:  # same size more often, where the interesting cases are
             b = Play.of(b.rank, max(1, a.size - b.t - b.x - b.d), b.t, b.x, b.d) if b.rank != NO_RANK else b
         for kill in (False, True):
-            cases.append([str(a), str(b), kill, gouji.plays.beats(b, a, kill)])
+            cases.append([str(a), str(b), kill, gouji.engine.plays.beats(b, a, kill)])
     page = new_page()
     got = page.evaluate(
         """async (cases) => {

@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import gouji
-from gouji.actions import PASS, parse_action
 from gouji.bots import decide, make_bot
-from gouji.deal import Deal, IllegalAction
-from gouji.env import features as F
+from gouji.bots import features as F
+from gouji.engine.actions import PASS, parse_action
+from gouji.engine.deal import Deal, IllegalAction
 from tests.helpers import choose_action
 from tests.test_properties import swapped_hands
 
@@ -33,7 +33,7 @@ def test_the_own_hand_and_the_unseen_cards_are_counted_per_rank() -> None:
     hand = x[:15] * 8
     assert hand.tolist() == [0] * 11 + [3, 2, 1, 1]
     unseen = x[16:31] * 8
-    deck = gouji.cards.build_deck(4)
+    deck = gouji.engine.cards.build_deck(4)
     assert unseen.tolist() == [deck[r] - hand[r] for r in range(15)]
     assert x[15] == pytest.approx(7 / 36)
 

@@ -13,9 +13,9 @@ import pytest
 
 import gouji
 from gouji.bots import BOTS, decide, make_bot
+from gouji.bots.features import ACTION_SIZE, STATE_SIZE
 from gouji.bots.learned import MAX_CANDIDATES, WEIGHTS, LearnedBot, QNet, candidates
-from gouji.deal import Deal
-from gouji.env.features import ACTION_SIZE, STATE_SIZE
+from gouji.engine.deal import Deal
 from tests.test_heuristic import FILLER, NoScan, hidden_card_comparisons
 
 
@@ -141,7 +141,7 @@ def test_auto_play_can_use_the_learned_bot() -> None:
 def _burn_loving_net() -> QNet:
     """A network that values every burn far above anything else, and plays without jokers above plays
     with them: left free, it would burn whenever it may, carried or not, and break its burns."""
-    from gouji.env import features as F
+    from gouji.bots import features as F
 
     w0 = np.zeros((STATE_SIZE + ACTION_SIZE, 2), np.float32)
     w0[STATE_SIZE + F._A_KIND + 1, 0] = 10.0  # burn

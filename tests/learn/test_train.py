@@ -9,13 +9,13 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from gouji.bots.features import ACTION_SIZE, STATE_SIZE
 from gouji.bots.learned import LearnedBot, QNet
-from gouji.deal import SEATS
-from gouji.env.features import ACTION_SIZE, STATE_SIZE
+from gouji.engine.seats import SEATS
 
 torch = pytest.importorskip("torch", reason="training needs the [train] extra (PyTorch)")
 
-from gouji.learn import dmc  # noqa: E402
+from gouji.lab.learn import dmc  # noqa: E402
 
 
 def tiny_net(seed: int = 0) -> QNet:
@@ -35,8 +35,8 @@ def test_a_training_deal_gives_samples_with_zero_sum_returns() -> None:
 
 def test_returns_are_the_team_margin_scaled() -> None:
     from gouji.bots import make_bot, play_deal
-    from gouji.deal import Deal
-    from gouji.scoring import team_points
+    from gouji.engine.deal import Deal
+    from gouji.engine.scoring import team_points
 
     deal = play_deal(Deal.new("tournament", seed=2), [make_bot("heuristic")] * 6, random.Random(2))
     r = dmc.deal_returns(deal)

@@ -26,7 +26,14 @@ from gouji.server import Limits, create_app
 
 PG = os.environ.get("GOUJI_TEST_POSTGRES")
 
-ROOMY = Limits(create_burst=1000, waiting_per_client=1000, seat_burst=1000, auto_burst=1000)
+ROOMY = Limits(
+    create_burst=1000,
+    waiting_per_client=1000,
+    tables_per_client=1000,
+    tables_per_event=1000,
+    seat_burst=1000,
+    auto_burst=1000,
+)
 """The limits of the tests' servers: the tests create tables and take seats from one client far faster than
 a person would (the tests of the limits set their own)."""
 

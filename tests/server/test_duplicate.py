@@ -7,7 +7,8 @@ import json
 from collections.abc import Callable
 from typing import Any
 
-from gouji.match import Tournament, load_record
+from gouji.competition.duplicate import Tournament
+from gouji.competition.loading import load_record
 
 from ..helpers import wait_until
 from .conftest import Server, drive

@@ -6,8 +6,9 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
-from gouji.event import Fixture, MatchResult, standings
-from gouji.match import Tournament, load_record
+from gouji.competition.duplicate import Tournament
+from gouji.competition.loading import load_record
+from gouji.competition.round_robin import Fixture, MatchResult, standings
 
 from ..helpers import wait_until
 from .conftest import Server

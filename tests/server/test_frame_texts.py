@@ -70,7 +70,7 @@ def test_the_table_text_is_the_public_table_after_every_kind_of_change() -> None
     the pause between two deals and the end of the set it must still be exactly ``public(config=False)``."""
     import random
 
-    from gouji.rules import resolve
+    from gouji.engine.rules import resolve
     from gouji.server.config import TableConfig
     from gouji.server.table import Room, token_hash
 

@@ -13,13 +13,13 @@ from typing import Any
 import pytest
 
 from gouji import Deal
-from gouji.rules import PRESETS, resolve
+from gouji.engine.rules import PRESETS, resolve
+from gouji.engine.tribute import Payment
 from gouji.server.config import TableConfig
 from gouji.server.connection import Connection
 from gouji.server.durability import Writer
 from gouji.server.storage import EventOp, StatusOp, Store
 from gouji.server.table import token_hash
-from gouji.tribute import Payment
 
 from ..helpers import random_playout
 

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from gouji.bots import BOTS
 from gouji.cli import main
-from gouji.match import load_record
+from gouji.competition.loading import load_record
 from gouji.server import Limits
 from gouji.server import protocol as P
 from gouji.server.serve import main as serve_main

@@ -25,7 +25,7 @@ def live(tmp_path: Path) -> Iterator[LiveServer]:
         f"sqlite:///{tmp_path / 'live.db'}",
         turn_seconds=None,
         bot_delay=0.0,
-        limits=Limits(queue=8, create_burst=1000, waiting_per_client=1000, seat_burst=1000),
+        limits=Limits(queue=8, create_burst=1000, waiting_per_client=1000, tables_per_client=1000, seat_burst=1000),
     )
     server = LiveServer(app, tmp_path / "live.db")
     server.start()

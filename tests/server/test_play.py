@@ -251,7 +251,7 @@ def test_turn_details_only_for_the_seat_to_act(make_server: Any) -> None:
 def test_a_lead_with_many_actions_is_sent_as_a_count_and_a_sample() -> None:
     import random
 
-    from gouji.actions import parse_action
+    from gouji.engine.actions import parse_action
     from gouji.server.config import TableConfig
     from gouji.server.table import CHOICES_CAP, SAMPLE_SIZE, Room
 

@@ -23,6 +23,9 @@ import pytest
         ({"removed": {"3": 99}}, "removed"),
         ({"removed": {"D": 1}}, "removed"),
         ({"tribute_order": ["men", "men", "dian", "luo"]}, "tribute_order"),
+        ({"kaidian_plays": "pure_only"}, "kaidian_plays: 'pure_only' is not allowed"),
+        ({"kaidian_allows_money": "yes"}, "kaidian_allows_money: 'yes' is not allowed"),
+        ({"kaidian_allows_money": True, "kaidian_plays": "any"}, "give kaidian_plays alone"),
     ],
 )
 def test_bad_rule_options_are_a_400_naming_the_option(make_server: Any, options: dict[str, Any], needle: str) -> None:
@@ -39,3 +42,16 @@ def test_options_within_the_bounds_make_a_table(make_server: Any) -> None:
         out = srv.create(options=options)
         assert out["code"]
         assert srv.client.get(f"/api/tables/{out['code']}").json()["config"]["rules"]["decks"] == 8
+
+
+def test_which_plays_open_is_an_option_and_the_old_name_still_works(make_server: Any) -> None:
+    """``kaidian_plays`` through the API; an old client's ``kaidian_allows_money`` is read as it (issue 34)."""
+    with make_server() as srv:
+        for options, reading in (
+            ({"kaidian_plays": "no_jokers_no_single_two"}, "no_jokers_no_single_two"),
+            ({"kaidian_allows_money": True}, "money"),
+            ({"kaidian_allows_money": False}, "pure"),
+        ):
+            out = srv.create(preset="zaozhuang", options=options)
+            rules = srv.client.get(f"/api/tables/{out['code']}").json()["config"]["rules"]
+            assert rules["kaidian_plays"] == reading and "kaidian_allows_money" not in rules

@@ -280,7 +280,7 @@ def test_answers_to_a_revolution_voided_by_it_are_not_fed_to_the_next_question()
     async def run() -> None:
         rules = gouji.RuleSet.preset("qingdao").replace(bie_san=False)
         room = _room("qingdao", 1, (None,) * 6)
-        payment = gouji.tribute.Payment("luo", 2, 5, 1, returned=True)
+        payment = gouji.engine.tribute.Payment("luo", 2, 5, 1, returned=True)
         hands = ["23T", "23J", "22Q", "55", "66", "23K"]  # seats 3 and 4 hold no joker and no 2: they may revolt
         deal = gouji.Deal.from_hands(hands, rules, 0, setup=True, seed=2, tribute=[payment])
         conns = _six_people_at(room, deal)

@@ -1,43 +1,50 @@
 """Bots: players that decide from what a seat may know.
 
 A bot sees one seat's :meth:`gouji.Deal.view` and the legal actions of that seat — never the deal
-itself, so it cannot see hidden cards — and returns one of those actions.  Bots are registered by
-name in :data:`BOTS`; :func:`make_bot` builds one and :func:`play_deal` plays a deal with one bot per
-seat.
+itself, so it cannot see hidden cards — and returns one of those actions.  :data:`BOTS` lists them by
+name (written out here: importing a bot's module registers nothing); :func:`make_bot` builds one and
+:func:`play_deal` plays a deal with one bot per seat.  :data:`LEVELS` are the bots offered to people,
+weakest first, with their names in Chinese and English.
+
+The modules import in one direction: :mod:`.base` (the interface) ← the bots (:mod:`.novice`,
+:mod:`.heuristic`, :mod:`.learned`, which builds on the heuristic) ← this registry.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol
+from collections.abc import Callable
+from dataclasses import dataclass
 
-from ..actions import Action
-from ..deal import Deal
+from .base import Bot, RandomBot, decide, play_deal
+from .heuristic import HeuristicBot
+from .learned import LearnedBot
+from .novice import NoviceBot
 
-
-class Bot(Protocol):
-    """A player: ``decide`` returns one of ``legal`` from the seat's ``view`` alone.
-
-    A bot that needs the event log sets ``wants_log = True``; the others get the view without it.
-    """
-
-    name: str
-
-    def decide(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action: ...
-
-
-class RandomBot:
-    """Uniform over the legal actions: the floor every other bot must beat."""
-
-    name = "random"
-
-    def decide(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
-        return legal[rng.randrange(len(legal))]
-
-
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot}
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "novice": NoviceBot,
+    "heuristic": HeuristicBot,
+    "learned": LearnedBot,
+}
 """Bot factories by name."""
+
+
+@dataclass(frozen=True)
+class Level:
+    """A bot offered to people as a level of play."""
+
+    bot: str
+    """Its name in :data:`BOTS`."""
+    zh: str
+    en: str
+
+
+LEVELS: tuple[Level, ...] = (
+    Level("novice", "新手", "Novice"),
+    Level("heuristic", "高手", "Skilled"),
+)
+"""The levels people choose from, weakest first (the strongest bot is ``heuristic``: no bot yet is
+measured stronger, see docs/ladder.md)."""
 
 
 def make_bot(name: str) -> Bot:
@@ -49,26 +56,22 @@ def make_bot(name: str) -> Bot:
     return factory()
 
 
-def decide(bot: Bot, deal: Deal, rng: random.Random) -> Action:
-    """Ask ``bot`` for the decision of the seat to act in ``deal``, from that seat's view only."""
-    seat = deal.to_act
-    if seat is None:
-        raise ValueError("the deal is over: nobody is to act")
-    view = deal.view(seat, log=bool(getattr(bot, "wants_log", False)))
-    return bot.decide(view, deal.legal_actions(), rng)
+def levels() -> list[dict[str, str]]:
+    """:data:`LEVELS` as JSON-ready rows: ``{"bot", "zh", "en"}``."""
+    return [{"bot": lv.bot, "zh": lv.zh, "en": lv.en} for lv in LEVELS]
 
 
-def play_deal(deal: Deal, bots: Sequence[Bot], rng: random.Random, max_decisions: int = 100_000) -> Deal:
-    """Play ``deal`` to its end, seat ``s`` deciding with ``bots[s]``."""
-    if len(bots) != 6:
-        raise ValueError(f"play_deal needs six bots, one per seat, not {len(bots)}")
-    for _ in range(max_decisions):
-        seat = deal.to_act
-        if seat is None:
-            return deal
-        deal.act(decide(bots[seat], deal, rng))
-    raise RuntimeError(f"the deal did not end within {max_decisions} decisions")
-
-
-from . import heuristic as heuristic  # noqa: E402  (registers "heuristic" in BOTS)
-from . import learned as learned  # noqa: E402  (registers "learned" in BOTS)
+__all__ = [
+    "BOTS",
+    "LEVELS",
+    "Bot",
+    "HeuristicBot",
+    "LearnedBot",
+    "Level",
+    "NoviceBot",
+    "RandomBot",
+    "decide",
+    "levels",
+    "make_bot",
+    "play_deal",
+]

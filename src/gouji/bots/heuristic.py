@@ -51,8 +51,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from .. import cards as C
-from ..actions import (
+from ..engine import cards as C
+from ..engine.actions import (
     BUY_FOUR,
     CHONGDIAN,
     DECLARE,
@@ -68,11 +68,11 @@ from ..actions import (
     Burn,
     Decision,
 )
-from ..plays import NO_RANK, Play, parse_play
-from ..reasons import Reason
-from ..reasons import reason as R
+from ..engine.plays import NO_RANK, Play, parse_play
+from ..engine.seats import SEATS
+from .reasons import Reason
+from .reasons import reason as R
 
-SEATS = 6
 THREE, FOUR, ACE, TWO, SMALL, BIG = C.THREE, C.FOUR, C.ACE, C.TWO, C.SMALL, C.BIG
 NAMES = "3456789TJQKA2XD"
 
@@ -107,6 +107,16 @@ class Params:
     yield_value: float = 0.05
     revolt_below: float = 4.5
     declare_at: float = 10.0
+    scarce: float = 0.6
+    """Share of the control cost counted when control cards are not scarce (no fewer than the groups)."""
+    urgency: float = 1.5
+    """Factor on ``deny`` when the play's owner has 6 cards or fewer."""
+    mates_after_deny: float = 0.5
+    """Factor on ``deny`` when a teammate may still answer after me."""
+    shed_control: float = 0.6
+    """Worth of shedding a play of control cards alone that shortens the plan."""
+    chain_sure: float = 0.97
+    """Least chance to stand for a play counted sure when chaining out."""
 
 
 DEFAULT = Params()
@@ -458,9 +468,7 @@ class _Ctx:
         )
 
     def opens(self, q: Play) -> bool:
-        if q.pure:
-            return True
-        return bool(self.ro.get("kaidian_allows_money")) and not q.has_joker and (q.threshold or (q.k == 0 and q.t > 0))
+        return q.opens_point(str(self.ro.get("kaidian_plays", "pure")))
 
     def pending_open(self) -> bool:
         """Whether my last play opened the point but for the 4 I must lead now (开点发4)."""
@@ -817,7 +825,7 @@ class HeuristicBot:
         sure: list[int] = []
         unsure: list[int] = []
         for r in groups:
-            (sure if c.stand(Play.of(r, h[r]), True) >= 0.97 else unsure).append(r)
+            (sure if c.stand(Play.of(r, h[r]), True) >= self.params.chain_sure else unsure).append(r)
         # every unsure play must stand but the last one (under 憋三 the 3s are the last one)
         need = max(0, len(unsure) - (0 if threes else 1))
         if need > (0 if c.kill else h[BIG]):
@@ -858,11 +866,11 @@ class HeuristicBot:
         n_ctrl = h[TWO] + h[SMALL] + h[BIG]
         before = _plays_needed(h, c.bie_san)
         groups = len(_groups(h, c.bie_san))
-        scarce = 1.0 if n_ctrl < groups else 0.6
+        scarce = 1.0 if n_ctrl < groups else p.scarce
         mates_after = self._mates_after(c)
         opp_n = c.counts[owner] if not mate else 99.0
-        urgency = 1.5 if opp_n <= 6 else 1.0
-        deny = 0.0 if mate else p.deny * urgency * (0.5 if mates_after else 1.0)
+        urgency = p.urgency if opp_n <= 6 else 1.0
+        deny = 0.0 if mate else p.deny * urgency * (p.mates_after_deny if mates_after else 1.0)
         smother_gain = 0.0 if mate else p.smother * threes_risk
         danger0 = self._danger(c, h)
 
@@ -879,7 +887,7 @@ class HeuristicBot:
             dg = before - _plays_needed(after, c.bie_san)
             shed = p.split
             if dg > 0:
-                shed = 1.0 - p.keep_high * max(0, q.rank - 6) if q.k else 0.6
+                shed = 1.0 - p.keep_high * max(0, q.rank - 6) if q.k else p.shed_control
             sp = c.stand(q, False)
             score = shed + sp * (p.lead_value + deny) - spent(q) + smother_gain
             risk = 0.0  # what it does to the last play before the 3s (憋三)
@@ -1079,13 +1087,5 @@ def tuned(**changes: Any) -> HeuristicBot:
     """A heuristic bot with some weights changed (for experiments)."""
     return HeuristicBot(replace(DEFAULT, **changes))
 
-
-def _register() -> None:
-    from . import BOTS  # the registry imports this module last, so it exists by now
-
-    BOTS["heuristic"] = HeuristicBot
-
-
-_register()
 
 __all__ = ["DEFAULT", "HeuristicBot", "Params", "tuned"]

@@ -7,8 +7,8 @@ The bot sees what every bot sees — one seat's view and that seat's legal actio
 3. a short list of candidate actions is drawn from the legal ones (:func:`candidates`: all of them when
    there are few, otherwise the plays a player would consider — each rank whole, 2s and jokers alone,
    pure gouji plays at their threshold, the cheapest answers — plus the prior);
-4. every candidate is encoded (:func:`gouji.env.features.encode_actions`) beside the state
-   (:func:`gouji.env.features.encode_state`) and the network's highest-valued candidate is played.
+4. every candidate is encoded (:func:`gouji.bots.features.encode_actions`) beside the state
+   (:func:`gouji.bots.features.encode_state`) and the network's highest-valued candidate is played.
 
 The network is a plain multi-layer perceptron stored as an ``.npz`` file of weight matrices and evaluated
 with numpy alone: no training stack is needed to play.  ``gouji train`` (the ``[train]`` extra, PyTorch)
@@ -27,10 +27,10 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..actions import Action, Burn, Decision
-from ..cards import ACE, BIG, SMALL, THREE, TWO, parse_counts
-from ..env.features import ACTION_SIZE, STATE_SIZE, encode_actions, encode_state
-from ..plays import GOUJI_THRESHOLD, NO_RANK, Play
+from ..engine.actions import Action, Burn, Decision
+from ..engine.cards import ACE, BIG, SMALL, THREE, TWO, parse_counts
+from ..engine.plays import GOUJI_THRESHOLD, NO_RANK, Play
+from .features import ACTION_SIZE, STATE_SIZE, encode_actions, encode_state
 from .heuristic import HeuristicBot
 
 F32 = npt.NDArray[np.float32]
@@ -259,13 +259,5 @@ def _shipped() -> QNet:
         _SHIPPED = QNet.load(WEIGHTS)
     return _SHIPPED
 
-
-def _register() -> None:
-    from . import BOTS
-
-    BOTS["learned"] = LearnedBot
-
-
-_register()
 
 __all__ = ["DECISION_KINDS", "MAX_CANDIDATES", "WEIGHTS", "LearnedBot", "QNet", "candidates", "decision_kind"]

@@ -4,7 +4,7 @@
   (:mod:`gouji.env.aec`);
 - ``gouji.env.SingleAgentEnv``: one seat against five of the project's bots (:mod:`gouji.env.single`);
 - :mod:`gouji.env.catalogue`: the fixed action catalogue (index <-> action, masks);
-- :mod:`gouji.env.features`: the observation and action encodings;
+- :mod:`gouji.bots.features`: the observation and action encodings;
 - :mod:`gouji.env.tracker`: the observation encoding kept up to date step by step (the environments' own);
 - :mod:`gouji.env.core`: episodes, observations and rewards, numpy only.
 

@@ -5,7 +5,7 @@ Six agents ``seat_0`` … ``seat_5`` (teams: even seats against odd ones).  The 
 要头/无头, 宣点 …), plays, passes, yields and burn offers.  The same agent may act several times in a row.
 
 - ``observe(agent)`` is ``{"observation": float32[STATE_SIZE], "action_mask": int8[catalogue size]}``, the
-  observation ``encode_state(Deal.view(seat))`` (:mod:`gouji.env.features`, kept up to date step by step
+  observation ``encode_state(Deal.view(seat))`` (:mod:`gouji.bots.features`, kept up to date step by step
   by :mod:`gouji.env.tracker`), the mask all zeros for an agent that is not to act.
 - ``infos[agent]["legal_actions"]`` holds the same legal actions as catalogue indices (a read-only int64
   array in the order of ``Deal.legal_actions()``; empty for an agent not to act): a random or value-based
@@ -33,9 +33,9 @@ from pettingzoo.utils.wrappers.order_enforcing import (  # type: ignore[import-u
     AECOrderEnforcingIterator,
 )
 
-from ..deal import SEATS
-from ..rules import RuleSet
-from . import features
+from ..bots import features
+from ..engine.rules import RuleSet
+from ..engine.seats import SEATS
 from .core import NO_INDICES, Episode, Observation, new_seed
 
 AGENTS = tuple(f"seat_{s}" for s in range(SEATS))

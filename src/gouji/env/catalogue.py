@@ -1,6 +1,6 @@
 """The fixed action catalogue: every action of the game under a deck, each with a stable index.
 
-An agent chooses among integers; the engine among :data:`gouji.actions.Action` objects.  The catalogue is
+An agent chooses among integers; the engine among :data:`gouji.engine.actions.Action` objects.  The catalogue is
 the bijection between them, with four segments in this order:
 
 1. **decisions** — :data:`DECISION_SLOTS` indices, the texts of :data:`DECISIONS` in the first of them
@@ -19,7 +19,7 @@ The sizes depend only on the deck's largest counts: 167,957 actions with 4 decks
 711,957 with 6 (354,025 shapes).  Some indices are never legal under a given deck (more 3s than a deck
 with 3s removed holds, for one); they still name a well-formed action.
 
-:meth:`Catalogue.mask` builds the action mask of a :class:`~gouji.actions.LegalActions` without listing
+:meth:`Catalogue.mask` builds the action mask of a :class:`~gouji.engine.actions.LegalActions` without listing
 its actions: a block of leads is a product of ranges, so it is one slice assignment into the plays segment
 seen as a five-dimensional array.
 """
@@ -33,14 +33,14 @@ from typing import Any
 
 import numpy as np
 
-from ..actions import Action, Burn, Decision, InvalidAction, LegalActions, Return, _Block, parse_action
-from ..cards import ACE, BIG, NATURAL_RANKS, NUM_RANKS, SMALL, THREE, TWO, build_deck
-from ..plays import NO_RANK, Play
-from ..rules import RuleSet, resolve
-from .features import DECISIONS
+from ..bots.features import DECISIONS
+from ..engine.actions import Action, Burn, Decision, InvalidAction, LegalActions, Return, _Block, parse_action
+from ..engine.cards import ACE, BIG, NATURAL_RANKS, NUM_RANKS, SMALL, THREE, TWO, build_deck
+from ..engine.plays import NO_RANK, Play
+from ..engine.rules import RuleSet, resolve
 
 DECISION_SLOTS = 32
-"""Indices kept for decisions: :data:`DECISIONS` (from :mod:`gouji.env.features`, whose one-hot follows
+"""Indices kept for decisions: :data:`DECISIONS` (from :mod:`gouji.bots.features`, whose one-hot follows
 the same order) fills the first ones; a new decision takes the next slot and moves no other index."""
 
 MAX_RETURN = 4

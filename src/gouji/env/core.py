@@ -3,7 +3,7 @@
 Numpy only — the PettingZoo and Gymnasium classes (:mod:`gouji.env.aec`, :mod:`gouji.env.single`) wrap an
 :class:`Episode` in their APIs.
 
-- **Observations** are ``encode_state(Deal.view(seat))`` (:func:`gouji.env.features.encode_state`), kept
+- **Observations** are ``encode_state(Deal.view(seat))`` (:func:`gouji.bots.features.encode_state`), kept
   up to date step by step from what that view holds (:mod:`gouji.env.tracker`), never from the deal's
   hidden state; the action mask comes from the seat's legal actions (which depend
   on its own hand and public facts only) through the :mod:`~gouji.env.catalogue`, and is all zeros for a
@@ -12,7 +12,7 @@ Numpy only — the PettingZoo and Gymnasium classes (:mod:`gouji.env.aec`, :mod:
   and sweeps under ``set`` scoring, small points under ``tournament``) less the mean of the two teams'
   points, so the two teams' rewards are opposite (zero-sum).  Under ``set`` scoring the mean is 0 and the
   reward is the team's place points.
-- **Episodes** are one deal (``episode="deal"``) or one set (``episode="set"``, :class:`gouji.match.Match`:
+- **Episodes** are one deal (``episode="deal"``) or one set (``episode="set"``, :class:`gouji.competition.sets.Match`:
   ``set_length`` deals with tribute carried from each deal to the next, a reward at the end of each).
 """
 
@@ -24,11 +24,12 @@ from typing import Any, Literal
 
 import numpy as np
 
-from ..actions import LegalActions
-from ..deal import SEATS, Deal, IllegalAction, team
-from ..match import Match
-from ..rules import RuleSet, resolve
-from ..scoring import place_scores, team_points
+from ..competition.sets import Match
+from ..engine.actions import LegalActions
+from ..engine.deal import Deal, IllegalAction
+from ..engine.rules import RuleSet, resolve
+from ..engine.scoring import place_scores, team_points
+from ..engine.seats import SEATS, team
 from .catalogue import Catalogue, catalogue
 from .tracker import StateTracker
 
@@ -61,7 +62,7 @@ def worst_reward(rules: RuleSet) -> float:
     scores = sorted(place_scores(rules))
     worst = (sum(scores[:3]) - sum(scores[3:])) / 2
     if rules.scoring == "set":
-        worst = min(worst, -3.0 * rules.sweep_points)
+        worst = min(worst, -3.0 * rules.sweep_points * rules.base_points)
     return float(worst)
 
 

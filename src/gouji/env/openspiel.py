@@ -9,7 +9,7 @@ is one deal of six players:
 - actions are indices of the :mod:`~gouji.env.catalogue` (``num_distinct_actions`` is its size);
 - the returns are the environment's rewards (:func:`gouji.env.core.deal_rewards`): each player's team's
   points less the mean of both teams', zero-sum;
-- the observation tensor is :func:`gouji.env.features.encode_state` of ``Deal.view(player)``, the
+- the observation tensor is :func:`gouji.bots.features.encode_state` of ``Deal.view(player)``, the
   observation string that view's public state and hand.
 """
 
@@ -20,9 +20,9 @@ from typing import Any
 import numpy as np
 import pyspiel  # type: ignore[import-not-found]
 
-from ..deal import Deal
-from ..rules import resolve
-from . import features
+from ..bots import features
+from ..engine.deal import Deal
+from ..engine.rules import resolve
 from .catalogue import catalogue
 from .core import deal_rewards, worst_reward
 

@@ -26,8 +26,9 @@ import numpy as np
 from gymnasium import spaces
 
 from ..bots import Bot, decide, make_bot
-from ..deal import SEATS, IllegalAction
-from ..rules import RuleSet
+from ..engine.deal import IllegalAction
+from ..engine.rules import RuleSet
+from ..engine.seats import SEATS
 from .aec import observation_space
 from .core import Episode, Observation, new_seed, worst_reward
 

@@ -1,7 +1,7 @@
 """The observation vectors of one deal kept up to date step by step: the numbers of
-:func:`gouji.env.features.encode_state` of ``Deal.view(seat)``, without building the view each time.
+:func:`gouji.bots.features.encode_state` of ``Deal.view(seat)``, without building the view each time.
 
-:func:`~gouji.env.features.encode_state` reads a whole view (a dict of every player's facts, the log) and
+:func:`~gouji.bots.features.encode_state` reads a whole view (a dict of every player's facts, the log) and
 encodes it from scratch: about 60 µs a step.  Between two steps of a deal little changes — one seat's
 count, who is to act, the top play, one more event in the log — so a :class:`StateTracker` keeps:
 
@@ -39,13 +39,13 @@ from typing import Any
 import numpy as np
 import numpy.typing as npt
 
-from ..cards import NUM_RANKS, parse_counts
-from ..deal import OUT, PLAY, REVOLTED, Deal
-from ..plays import Play, parse_play
-from . import features
-from .features import F32, STATE_SIZE
+from ..bots import features
+from ..bots.features import F32, STATE_SIZE
+from ..engine.cards import NUM_RANKS, parse_counts
+from ..engine.deal import PLAY, Deal
+from ..engine.plays import Play, parse_play
+from ..engine.seats import OUT, REVOLTED, SEATS
 
-SEATS = features.SEATS
 _SEAT = features._SEAT_FIELDS
 _RECENT = features._RECENT
 _RECENT_FIELDS = features._RECENT_FIELDS
@@ -119,7 +119,7 @@ _ROW_CACHE: dict[str, tuple[bool, F32]] = {}
 def _recent_row(text: str) -> tuple[bool, F32]:
     """An act event's row of the ``recent`` field (without its seat), and whether it takes a slot of its
     own: a play, a burn or a pass does; a setup decision or a 还贡 only marks its seat and presence in the
-    slot of the next older play (as :func:`~gouji.env.features.encode_state` walks the log)."""
+    slot of the next older play (as :func:`~gouji.bots.features.encode_state` walks the log)."""
     got = _ROW_CACHE.get(text)
     if got is not None:
         return got

@@ -49,17 +49,18 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.protocol import State as WSState
 
+from ..bots import BOTS, levels
 from . import protocol as P
-from .bots_api import bot_routes
 from .config import check_table_defaults
 from .connection import Connection, SendText, WriteNow, token_hash
 from .durability import StoreWriter, Writer
 from .errors import RequestError
-from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_capped
+from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
 from .play_socket import PlaySocket
 from .replay_api import STATIC_DIR, replay_routes
 from .storage import open_store
+from .table import auto_bot_name
 from .table_replay import table_replay_routes
 from .tournament_api import tournament_routes
 from .writer_process import ProcessWriter, WriterDied
@@ -134,7 +135,6 @@ def create_app(
 
     routes = [
         *replay_routes(),
-        *bot_routes(),
         *table_replay_routes(),
         Route("/api/tables", _handler(_create), methods=["POST"]),
         Route("/api/tables/{code}", _handler(_table), methods=["GET"]),
@@ -144,6 +144,7 @@ def create_app(
         Route("/api/tables/{code}/games", _handler(_table_games), methods=["GET"]),
         Route("/api/players/{nickname}/games", _handler(_player_games), methods=["GET"]),
         Route("/api/records/{record_id:int}", _handler(_record), methods=["GET"]),
+        Route("/api/bots", _handler(_bots), methods=["GET"]),
         *tournament_routes(_handler, _json_body),
         Route("/t/{code}", _link_page, methods=["GET"]),
         WebSocketRoute("/ws/tables/{code}", _websocket),
@@ -212,17 +213,8 @@ def _json_bytes(result: Any) -> bytes:
 
 
 async def _json_body(request: Request, limit: int = MAX_BODY_BYTES) -> Any:
-    """The request's JSON body ({} when empty), read while it streams in: past ``limit`` bytes (or a larger
-    declared length) the rest is not read and the request is refused (413)."""
-    chunks = await read_capped(request, limit)
-    if chunks is None:
-        raise RequestError(413, f"a request body is at most {limit} bytes")
-    if not chunks:
-        return {}
-    try:
-        return json.loads(chunks)
-    except (ValueError, RecursionError):
-        raise RequestError(400, "the request body is not JSON") from None
+    """The request's JSON body ({} when empty): :func:`~.limits.read_json`."""
+    return await read_json(request, limit)
 
 
 def _client(request: Request) -> str:
@@ -247,6 +239,12 @@ async def _create(request: Request) -> Any:
     out = await _lobby(request).create(await _json_body(request), _client(request))
     out["link"] = str(request.url_for("_link_page", code=out["code"]))
     return out
+
+
+async def _bots(request: Request) -> Any:
+    """The bots a table, match or event may seat (every name of :data:`gouji.bots.BOTS`) and the levels
+    offered to people, weakest first, named in both languages; ``auto`` is the bot that plays on 托管."""
+    return {"levels": levels(), "bots": sorted(BOTS), "auto": auto_bot_name()}
 
 
 async def _table(request: Request) -> Any:

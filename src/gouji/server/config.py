@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..bots import BOTS
-from ..deal import SEATS
-from ..match import Match
-from ..rules import PRESETS, RuleSet, UnknownRules
+from ..competition.sets import Match
+from ..engine.rules import LEGACY_OPTIONS, PRESETS, RuleSet, UnknownRules, upgrade_options
+from ..engine.seats import SEATS
 from .errors import RequestError, SettingError
 
 MAX_NICKNAME = 24
@@ -22,6 +22,28 @@ MAX_SET_LENGTH = 20
 def new_seed() -> int:
     """A new table's seed: unpredictable, and never sent to anyone."""
     return secrets.randbelow(2**63)
+
+
+def valid_bot(value: Any, field: str = "bots") -> str | None:
+    """A seat's bot as a request names it: a bot's name or null; raises :class:`RequestError` naming
+    ``field`` (the one validator of every request that names bots: tables, matches, events)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in BOTS:
+        shown = repr(value) if isinstance(value, str) else f"a JSON {_json_type(value)}"
+        raise RequestError(400, f"{field}: no bot {shown}; a bot is null or one of {', '.join(sorted(BOTS))}")
+    return value
+
+
+def _json_type(value: Any) -> str:
+    """What a parsed JSON value is, in JSON's words."""
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, dict):
+        return "object"
+    return "array" if isinstance(value, list) else type(value).__name__
 
 
 def valid_nickname(value: Any) -> str:
@@ -159,10 +181,10 @@ def parse_table_request(
     if not isinstance(options, dict):
         raise RequestError(400, "options must be an object of rule options")
     for key in options:
-        if key not in base or key in ("name", "source"):
+        if (key not in base and key not in LEGACY_OPTIONS) or key in ("name", "source"):
             raise RequestError(400, f"no rule option {key!r}")
     try:  # RuleSet checks every option (type, range, allowed words, lengths, a playable deck) and names it
-        rules = RuleSet.from_dict({**base, **options})
+        rules = RuleSet.from_dict({**base, **upgrade_options(options)})
     except (UnknownRules, TypeError, ValueError) as e:
         raise RequestError(400, f"bad rule option: {e}") from None
     set_length = data.get("set_length", rules.set_length)
@@ -181,13 +203,11 @@ def parse_table_request(
         for k, v in bots_in.items():
             if not (isinstance(k, str) and k.isdigit() and 0 <= int(k) < SEATS):
                 raise RequestError(400, "bots: keys are seats 0-5")
-            seats[int(k)] = v
+            seats[int(k)] = valid_bot(v, f"bots[{int(k)}]")
         bots_in = seats
     if not isinstance(bots_in, list) or len(bots_in) != SEATS:
         raise RequestError(400, "bots must be a list of six entries (a bot name or null) or an object seat → bot")
-    for b in bots_in:
-        if b is not None and b not in BOTS:
-            raise RequestError(400, f"no bot {b!r}; the bots are {', '.join(sorted(BOTS))}")
+    bots_in = [valid_bot(b, f"bots[{i}]") for i, b in enumerate(bots_in)]
     card_counter = data.get("card_counter", True)
     if not isinstance(card_counter, bool):
         raise RequestError(400, "card_counter must be true or false")

@@ -27,18 +27,21 @@ match's record at its end.  A restart replays both tables from their events and 
 from __future__ import annotations
 
 import dataclasses
+import hmac
 import logging
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from ..actions import Action
-from ..deal import SEATS
-from ..event import EventError, check_teams
-from ..match import Match, Tournament, TournamentTable
-from ..rules import RuleSet
+from ..competition.duplicate import Tournament, TournamentTable
+from ..competition.round_robin import EventError, check_teams
+from ..competition.sets import Match
+from ..engine.actions import Action
+from ..engine.rules import RuleSet
+from ..engine.seats import SEATS
 from . import protocol as P
-from .config import TableConfig, parse_table_request, valid_nickname
+from .config import TableConfig, parse_table_request, valid_bot, valid_nickname
 from .connection import Connection, token_hash
 from .durability import StoreWriter
 from .errors import RequestError
@@ -135,12 +138,17 @@ class DuplicateRoom(Room):
 
     def public(self, config: bool = True) -> dict[str, Any]:
         """The table as everyone may see it, with ``duplicate`` (:meth:`MatchHall.table_info`); its points
-        are those of the deals both tables have finished only: a deal this table finished first is not
-        scored in public while the other table plays the same cards."""
+        and its last deal's summary (``last_deal``: places, out order, 闷, failed burns, revolts) are those
+        of the deals both tables have finished only: nothing of a deal this table finished first is public
+        while the other table plays the same cards."""
         out = super().public(config)
         if self.hall is not None:
+            complete = self.hall.complete()
             out["duplicate"] = self.hall.table_info(self.table_index)
-            points = out["points"][: self.hall.complete()]
+            last = out["last_deal"]
+            if last is not None and last["deal"] >= complete:
+                out["last_deal"] = self._make_last_deal(before=complete)
+            points = out["points"][:complete]
             out["points"] = points
             out["deals_over"] = len(points)
             out["totals"] = [sum(p[0] for p in points), sum(p[1] for p in points)]
@@ -164,9 +172,11 @@ class DuplicateRoom(Room):
 class MatchHall:
     """A duplicate match between two teams at two tables, and its scorekeeper's view (记分员)."""
 
-    def __init__(self, row_id: int, code: str, info: dict[str, Any], writer: StoreWriter) -> None:
+    def __init__(self, row_id: int, code: str, info: dict[str, Any], writer: StoreWriter, owner_hash: str = "") -> None:
         self.id = row_id
         self.code = code
+        self.owner_hash = owner_hash
+        """The hash of its organiser's token (an event's match: the event's organiser closes it)."""
         self.info = info
         self.teams: tuple[str, str] = (info["teams"][0], info["teams"][1])
         self.writer = writer
@@ -359,13 +369,14 @@ def _seat_bots(data: dict[str, Any], teams: list[str]) -> list[list[str | None]]
     if bots is None:
         return [[None] * SEATS, [None] * SEATS]
     if isinstance(bots, dict):
-        for name in bots:
+        for name, bot in bots.items():
             if name not in teams:
                 raise RequestError(400, f"bots: no team {name!r} in this match")
+            valid_bot(bot, f"bots[{name!r}]")
         return [[bots.get(teams[team_at(t, s)]) for s in range(SEATS)] for t in (0, 1)]
     if not (isinstance(bots, list) and len(bots) == 2 and all(isinstance(b, list) and len(b) == SEATS for b in bots)):
         raise RequestError(400, "bots must be two lists of six (table 1, table 2) or an object team → bot")
-    return [list(bots[0]), list(bots[1])]
+    return [[valid_bot(b, f"bots[{t}][{s}]") for s, b in enumerate(bots[t])] for t in (0, 1)]
 
 
 def parse_match_request(
@@ -400,16 +411,14 @@ def parse_match_request(
 
 
 async def create_match(
-    lobby: Lobby, data: Any, event: EventHall | None = None, fixture: str | None = None, client: str | None = None
+    lobby: Lobby, data: Any, event: EventHall | None = None, fixture: str | None = None, client: str = ""
 ) -> tuple[MatchHall, dict[str, Any]]:
     """``POST /api/matches``: a new match with its two tables; answers its code, the organiser's secret
-    token, a join code per team and per table.  ``client`` (the address asking) is limited in how fast it
-    creates, as for tables (an event's matches, started by its organiser, are not)."""
+    token, a join code per team and per table.  ``client`` (the address asking — for an event's match, its
+    organiser's) is limited as for tables (:meth:`.lobby.Lobby.admit`: its two tables count toward the
+    client's caps, and the event's)."""
     teams, configs = parse_match_request(data, lobby.default_turn, lobby.default_bot_delay, lobby.default_ready)
-    if client is not None and not lobby.creates.take(client):
-        raise RequestError(429, "too many tables created: wait a little before creating another")
-    if len(lobby.rooms) + 2 > lobby.max_tables:
-        raise RequestError(503, "the server has as many tables as it can hold")
+    key = lobby.admit(client, 2, event)
     codes: list[str] = []
     while len(codes) < 3:
         code = await lobby._new_code()
@@ -427,14 +436,14 @@ async def create_match(
         "fixture": fixture,
     }
     store = lobby.writer.store
-    hall_id = await lobby.writer.call(store.create_table, code, info, token_hash(owner))
-    hall = MatchHall(hall_id, code, info, lobby.writer)
+    hall_id = await lobby.writer.call(store.create_table, code, info, token_hash(owner), key)
+    hall = MatchHall(hall_id, code, info, lobby.writer, token_hash(owner))
     rooms = []
     for t, tcode in enumerate(table_codes):
         config = DuplicateConfig(**{f.name: getattr(configs[t], f.name) for f in dataclasses.fields(TableConfig)})
         config = dataclasses.replace(config, table=t, match=code)
         nobody = token_hash(new_token())  # a table of a match is not closed on its own
-        table_id = await lobby.writer.call(store.create_table, tcode, config.to_dict(), nobody)
+        table_id = await lobby.writer.call(store.create_table, tcode, config.to_dict(), nobody, key)
         rooms.append(DuplicateRoom(table_id, tcode, config, nobody, lobby.writer, lobby.limits))
     hall.join_tables(rooms)
     hall.event = event
@@ -442,6 +451,7 @@ async def create_match(
     lobby.matches[code] = hall
     for room in rooms:
         lobby.rooms[room.code] = room
+        lobby.created(room.code, key)
     for room in rooms:
         if not any(s.bot is None for s in room.seats):
             room.commit("start")
@@ -454,6 +464,21 @@ def _codes(hall: MatchHall) -> dict[str, Any]:
         "team_codes": [{"team": name, "code": c} for name, c in zip(hall.teams, hall.team_codes(), strict=True)],
         "table_codes": [{"table": r.table_index, "code": r.code} for r in hall.tables],
     }
+
+
+async def close_match(lobby: Lobby, code: str, data: Any) -> dict[str, Any]:
+    """``POST /api/matches/{code}/close`` with ``owner_token``: its organiser (an event's match: the event's)
+    closes a match that has not ended — both tables; in an event, its fixture may be started again."""
+    hall = match_of(lobby, code)
+    token = data.get("owner_token") if isinstance(data, dict) else None
+    owners = [hall.owner_hash] + ([hall.event.owner_hash] if hall.event is not None else [])
+    if not isinstance(token, str) or not any(hmac.compare_digest(token_hash(token), h) for h in owners if h):
+        raise RequestError(403, "only the match's organiser can close it")
+    if hall.over or hall.finishing:
+        raise RequestError(409, "the match is over")
+    lobby.close_match(hall, "organiser", "closed by its organiser")
+    await lobby.writer.drain()
+    return {"code": hall.code, "closed": True}
 
 
 def match_of(lobby: Lobby, code: str) -> MatchHall:
@@ -522,11 +547,12 @@ async def restore_halls(lobby: Lobby, stored: list[StoredTable]) -> None:
                     raise ValueError(f"table {tcode} of match {st.code} is not stored")
                 room = DuplicateRoom.replay(tst, lobby.writer, lobby.limits)
                 assert isinstance(room, DuplicateRoom)
+                lobby.restored(room, tst, time.monotonic())
                 rooms.append(room)
         except (ValueError, KeyError, TypeError):
             log.exception("match %s cannot be restored", st.code)
             continue
-        hall = MatchHall(st.id, st.code, st.config, lobby.writer)
+        hall = MatchHall(st.id, st.code, st.config, lobby.writer, st.owner_hash)
         hall.join_tables(rooms)
         event_code = st.config.get("event")
         hall.event = events.get(event_code) if event_code else None

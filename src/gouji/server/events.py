@@ -19,11 +19,11 @@ import random
 import secrets
 from typing import TYPE_CHECKING, Any
 
-from ..bots import BOTS, make_bot
-from ..event import Event, EventError, Fixture, MatchResult, check_teams
-from ..match import Tournament
-from ..rules import RuleSet
-from .config import parse_table_request
+from ..bots import make_bot
+from ..competition.duplicate import Tournament
+from ..competition.round_robin import Event, EventError, Fixture, MatchResult, check_teams
+from ..engine.rules import RuleSet
+from .config import parse_table_request, valid_bot
 from .connection import token_hash
 from .durability import StoreWriter
 from .errors import RequestError
@@ -60,6 +60,9 @@ class EventHall:
         fixture = self.event.fixture(data["fixture"])
         if kind == "start":
             self.matches[fixture.key] = data["match"]
+        elif kind == "cancel":  # its match was closed before it ended: the fixture may be started again
+            if self.matches.get(fixture.key) == data["match"]:
+                del self.matches[fixture.key]
         elif kind == "result":
             self.event.enter_result(fixture, MatchResult(int(data["x"]), int(data["y"])))
         else:  # pragma: no cover - written by this class only
@@ -80,6 +83,23 @@ class EventHall:
         x, y = match.totals
         return [self.change("result", {"fixture": key, "x": x, "y": y})]
 
+    def match_closed(self, key: str, code: str) -> list[Op]:
+        """A match of the event was closed before it ended: the write that frees its fixture (none if it
+        has a result already)."""
+        if key in self.event.results or self.matches.get(key) != code:
+            return []
+        return [self.change("cancel", {"fixture": key, "match": code})]
+
+    def open_tables(self, lobby: Lobby) -> int:
+        """The tables of the event's matches in memory and not yet over."""
+        return sum(
+            1
+            for code in self.matches.values()
+            if (hall := lobby.matches.get(code)) is not None
+            for room in hall.tables
+            if room.status in ("waiting", "playing")
+        )
+
     @classmethod
     def replay(cls, stored: StoredTable, writer: StoreWriter) -> EventHall:
         hall = cls(stored.id, stored.code, stored.config, stored.owner_hash, writer)
@@ -90,15 +110,17 @@ class EventHall:
 
     # ------------------------------------------------------------------ the organiser's operations
 
-    def check_owner(self, data: Any) -> None:
+    def check_owner(self, data: Any, what: str = "start its matches") -> None:
         token = data.get("owner_token") if isinstance(data, dict) else None
         if not isinstance(token, str) or not hmac.compare_digest(token_hash(token), self.owner_hash):
-            raise RequestError(403, "only the event's organiser can start its matches")
+            raise RequestError(403, f"only the event's organiser can {what}")
 
-    async def start(self, lobby: Lobby, data: Any) -> dict[str, Any]:
+    async def start(self, lobby: Lobby, data: Any, client: str = "") -> dict[str, Any]:
         """``POST /api/events/{code}/start`` with ``owner_token`` and ``fixture``: start that match.  Two
         teams of bots play it at once; otherwise its two tables open, with bots in the seats of a team that
-        has them, and the answer carries the join codes (per team and per table)."""
+        has them, and the answer carries the join codes (per team and per table).  ``client`` (the address
+        asking) is limited as for any creation (:meth:`.lobby.Lobby.admit`): the tables count toward its
+        caps and the event's."""
         self.check_owner(data)
         try:
             fixture = self.event.fixture(str(data.get("fixture")))
@@ -108,16 +130,31 @@ class EventHall:
             if fixture.key in self.matches:
                 raise RequestError(409, f"match {fixture.key} has been started already")
             if self.bots.get(fixture.x) and self.bots.get(fixture.y):
+                lobby.admit(client, 0)
                 return await self._play_bots(lobby, fixture)
             from .duplicate import create_match
 
             request = {k: self.info["table"][k] for k in TABLE_FIELDS if k in self.info["table"]}
             request |= {"teams": [fixture.x, fixture.y], "deals": self.event.deals}
             request["bots"] = {t: b for t in (fixture.x, fixture.y) if (b := self.bots.get(t))}
-            hall, out = await create_match(lobby, request, event=self, fixture=fixture.key)
+            hall, out = await create_match(lobby, request, event=self, fixture=fixture.key, client=client)
             await self.commit("start", {"fixture": fixture.key, "match": hall.code})
             del out["owner_token"]  # the match's organiser is the event's
             return {"fixture": fixture.key, **out}
+
+    async def close(self, lobby: Lobby, data: Any) -> dict[str, Any]:
+        """``POST /api/events/{code}/close`` with ``owner_token``: the organiser ends the event — its matches
+        still in play are closed, and it leaves the server (its stored matches stay)."""
+        self.check_owner(data, "close it")
+        async with self._lock:
+            for code in list(self.matches.values()):
+                hall = lobby.matches.get(code)
+                if hall is not None and not (hall.over or hall.finishing):
+                    lobby.close_match(hall, "organiser", "the event was closed by its organiser")
+            lobby.writer.commit([StatusOp(self.id, "closed")], lambda: None)
+            lobby.events.pop(self.code, None)
+        await lobby.writer.drain()
+        return {"code": self.code, "closed": True}
 
     async def _play_bots(self, lobby: Lobby, fixture: Fixture) -> dict[str, Any]:
         """A match of two bot teams, played by the engine as ``gouji event`` plays it, and stored."""
@@ -204,8 +241,7 @@ def parse_event_request(
     for team, bot in bots_in.items():
         if team not in teams:
             raise RequestError(400, f"bots: no team {team!r} in this event")
-        if bot is not None and bot not in BOTS:
-            raise RequestError(400, f"no bot {bot!r}; the bots are {', '.join(sorted(BOTS))}")
+        valid_bot(bot, f"bots[{team!r}]")
     table = {k: data[k] for k in TABLE_FIELDS if k in data}
     table.setdefault("preset", "tournament")
     config = parse_table_request({**table, "set_length": deals}, default_turn, default_bot_delay, default_ready)
@@ -229,11 +265,10 @@ async def create_event(lobby: Lobby, data: Any, client: str = "") -> dict[str, A
     """``POST /api/events``: a new event; answers its code and the organiser's secret token (``client`` is
     limited in how fast it creates, as for tables)."""
     info = parse_event_request(data, lobby.default_turn, lobby.default_bot_delay, lobby.default_ready)
-    if not lobby.creates.take(client):
-        raise RequestError(429, "too many created: wait a little before creating another")
+    key = lobby.admit(client, 0)
     code = await lobby._new_code()
     owner = new_token()
-    row = await lobby.writer.call(lobby.writer.store.create_table, code, info, token_hash(owner))
+    row = await lobby.writer.call(lobby.writer.store.create_table, code, info, token_hash(owner), key)
     hall = EventHall(row, code, info, token_hash(owner), lobby.writer)
     lobby.events[code] = hall
     return {"code": code, "owner_token": owner, "event": hall.public(lobby)}

@@ -7,10 +7,12 @@ import collections
 import math
 import time
 from dataclasses import dataclass
+from typing import Any
 
+import orjson
 from starlette.requests import Request
 
-from .errors import SettingError
+from .errors import RequestError, SettingError
 
 MAX_BODY_BYTES = 16 * 1024
 """The largest HTTP request body read; counted while it streams in, so a larger one is refused unread."""
@@ -19,6 +21,8 @@ MAX_CODE_CHARS = 16
 MAX_RECORD_ID = 2**31 - 1
 """Record ids are 32-bit integers in the database: a larger one in a path names no record."""
 MAX_PATH_NICKNAME = 64
+MAX_JSON_DEPTH = 8
+"""The deepest a request body's JSON may nest (the deepest request, a match's ``bots``, nests 3 levels)."""
 
 
 @dataclass(frozen=True)
@@ -30,12 +34,16 @@ class Limits:
     (code 1008).  ``queue`` frames may wait to be sent before a connection that does not read is dropped.
     ``hello_seconds``: time to say hello.
 
-    Per client (its IP address): ``create_rate``/``create_burst``, tables created per second;
-    ``waiting_per_client``, tables it created that may wait for players at once; ``seat_rate``/``seat_burst``,
+    Per client (its IP address): ``create_rate``/``create_burst``, creations (tables, matches, events, an
+    event's matches) per second; ``waiting_per_client``, tables it created (by any door: its tables, its
+    matches' and the matches it started in an event) that may wait for players at once, and
+    ``tables_per_client`` that may be open (waiting or in play); ``seat_rate``/``seat_burst``,
     HTTP joins and leaves per second (and the same per seat of a table).  Per seat: ``auto_rate``/
     ``auto_burst``, 托管 switches per second.
 
-    Per table: a table waiting for players is closed after ``waiting_seconds`` without a change; a finished
+    Per event: ``tables_per_event``, tables of its matches open at once.
+
+    Per table: a table (or a match) waiting for players is closed after ``waiting_seconds`` without a change; a finished
     table stays in memory ``over_seconds`` for the clients watching it, then is served from storage only.
     """
 
@@ -48,6 +56,8 @@ class Limits:
     create_rate: float = 0.2
     create_burst: float = 10.0
     waiting_per_client: int = 10
+    tables_per_client: int = 20
+    tables_per_event: int = 16
     seat_rate: float = 0.5
     seat_burst: float = 10.0
     auto_rate: float = 0.5
@@ -59,7 +69,7 @@ class Limits:
         """Refuse limits that would break the server (a rate of NaN or below 0 lets nothing through, or
         everything; a burst below 1 refuses every message): a :class:`~.errors.SettingError` naming the field."""
         for name, value in vars(self).items():
-            whole = name in ("queue", "waiting_per_client")
+            whole = name in ("queue", "waiting_per_client", "tables_per_client", "tables_per_event")
             if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
                 raise SettingError(name, f"must be {'an integer' if whole else 'a number'}, not {value!r}")
             if name == "over_seconds":
@@ -131,3 +141,40 @@ async def read_capped(request: Request, limit: int) -> bytes | None:
         if len(chunks) > limit:
             return None
     return bytes(chunks)
+
+
+async def read_json(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
+    """A request's JSON body, an object ({} when the body is empty), read as it streams in (:func:`read_capped`);
+    :class:`~.errors.RequestError` for a body past ``limit`` bytes (413), one that is not JSON, nests deeper
+    than :data:`MAX_JSON_DEPTH` or is not an object (400).  The one reader of every JSON body the server
+    takes."""
+    raw = await read_capped(request, limit)
+    if raw is None:
+        raise RequestError(413, f"a request body is at most {limit} bytes")
+    if not raw:
+        return {}
+    try:
+        data = orjson.loads(raw)  # (in C, without recursion limits of Python's; it stops at 1,024 levels)
+    except orjson.JSONDecodeError:
+        raise RequestError(400, "the request body is not JSON") from None
+    if json_depth(data) > MAX_JSON_DEPTH:
+        raise RequestError(400, f"the request body nests deeper than {MAX_JSON_DEPTH} levels")
+    if not isinstance(data, dict):
+        raise RequestError(400, "the request body is a JSON object")
+    return data
+
+
+def json_depth(value: Any) -> int:
+    """How deep a parsed JSON value nests (a scalar 0, ``[]`` 1, ``[[1]]`` 2), without recursion."""
+    deepest = 0
+    todo: list[tuple[Any, int]] = [(value, 0)]
+    while todo:
+        v, depth = todo.pop()
+        if isinstance(v, dict):
+            v = list(v.values())
+        if isinstance(v, list):
+            deepest = max(deepest, depth + 1)
+            if deepest > MAX_JSON_DEPTH:
+                return deepest
+            todo.extend((x, depth + 1) for x in v)
+    return deepest

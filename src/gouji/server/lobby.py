@@ -11,20 +11,22 @@ from __future__ import annotations
 
 import asyncio
 import datetime as dt
+import hashlib
 import hmac
 import logging
 import secrets
 import time
 from typing import TYPE_CHECKING, Any
 
-from ..deal import SEATS, IllegalAction
+from ..engine.deal import IllegalAction
+from ..engine.seats import SEATS
 from . import protocol as P
 from .config import parse_table_request, valid_nickname
 from .connection import token_hash
 from .durability import StoreWriter
 from .errors import RequestError
 from .limits import Limits, PerClient
-from .storage import RecordOp, StatusOp, StoredTable
+from .storage import Op, RecordOp, StatusOp, StoredTable
 from .table import Room, new_token
 
 if TYPE_CHECKING:
@@ -36,6 +38,12 @@ log = logging.getLogger("gouji.server")
 CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
 """Join codes: no 0/O, 1/I/L, so a code read aloud or copied by hand comes through."""
 CODE_LENGTH = 6
+
+
+def client_key(client: str) -> str:
+    """Who created a table, as the lobby counts it and stores it with the table (so its caps hold after a
+    restart): a pseudonym of the client's address — a keyed hash, never shown, that no table's data carries."""
+    return hashlib.blake2b(client.encode("utf-8", "replace"), digest_size=12, person=b"gouji-client").hexdigest()
 
 
 class Lobby:
@@ -55,7 +63,8 @@ class Lobby:
         self._creates = PerClient(lim.create_rate, lim.create_burst)
         self._seat_moves = PerClient(lim.seat_rate, lim.seat_burst)
         self._creator: dict[str, str] = {}
-        """Join code → the client that created the table, while it waits for players."""
+        """Join code → who created the table (:func:`client_key`), for every table in memory a client created
+        (by any door: a table, a match, an event's match), to count its open tables."""
         self._sweeper: asyncio.Task[None] | None = None
         self._letting_go: dict[str, asyncio.TimerHandle] = {}
         """Join code → the timer that lets a finished table go."""
@@ -95,13 +104,20 @@ class Lobby:
                 log.info("table %s: rebuilt %d writes from its stored moves", room.code, len(missing))
             if room.status == "over":
                 continue
-            if st.last_change is not None:
-                idle = (dt.datetime.now(dt.UTC) - st.last_change).total_seconds()
-                room.last_change = now - max(0.0, idle)
+            self.restored(room, st, now)
             self._keep(room)
             room.start_timers()
         await restore_halls(self, halls)
         return len(self.rooms)
+
+    def restored(self, room: Room, st: StoredTable, now: float) -> None:
+        """What the lobby knows again of a restored table: when it last changed (its idle time counts from
+        its last stored change) and who created it."""
+        if st.last_change is not None:
+            idle = (dt.datetime.now(dt.UTC) - st.last_change).total_seconds()
+            room.last_change = now - max(0.0, idle)
+        if st.creator is not None:
+            self._creator[room.code] = st.creator
 
     @staticmethod
     def _missing_records(room: Room, st: StoredTable) -> list[RecordOp | StatusOp]:
@@ -119,11 +135,6 @@ class Lobby:
         """Hold a table in memory; once the end of its set is stored and sent, it is let go later."""
         self.rooms[room.code] = room
         room.on_over = self._finished
-
-    @property
-    def creates(self) -> PerClient:
-        """How fast each client may create tables (matches count too)."""
-        return self._creates
 
     def match_finished(self, hall: MatchHall) -> None:
         """A match ended: later its tables leave memory like a finished table, and its page is read from
@@ -167,19 +178,88 @@ class Lobby:
             self.expire_idle()
 
     def expire_idle(self) -> list[str]:
-        """Close every waiting table without a change for :attr:`Limits.waiting_seconds`; their codes."""
+        """Close every waiting table without a change for :attr:`Limits.waiting_seconds` — a match whose
+        table waits that long is closed whole; their codes."""
         cutoff = time.monotonic() - self.limits.waiting_seconds
-        gone = [
-            r for r in self.rooms.values() if r.status == "waiting" and r.expires_when_idle and r.last_change < cutoff
-        ]
+        idle = [r for r in self.rooms.values() if r.status == "waiting" and r.last_change < cutoff]
+        gone = [r for r in idle if r.expires_when_idle]
         for room in gone:
             room.commit("close", None, {"by": "idle"})
             room.shut("nobody came: the table waited too long for players")
             del self.rooms[room.code]
             self._forget(room.code)
-        if gone:
-            log.info("closed %d idle waiting tables", len(gone))
-        return [r.code for r in gone]
+        halls: dict[str, MatchHall] = {}
+        for r in idle:
+            hall: MatchHall | None = getattr(r, "hall", None)  # (a table of a match)
+            if hall is not None:
+                halls[hall.code] = hall
+        for hall in halls.values():
+            if self.matches.get(hall.code) is hall:
+                self.close_match(hall, "idle", "nobody came: the match waited too long for players")
+        if gone or halls:
+            log.info("closed %d idle waiting tables and %d idle matches", len(gone), len(halls))
+        return [r.code for r in gone] + [r.code for h in halls.values() for r in h.tables]
+
+    def close_match(self, hall: MatchHall, by: str, reason: str) -> None:
+        """Close a match that has not ended (its organiser's wish, or it waited too long for players): both
+        its tables and its row; in its event, its fixture may be started again."""
+        for room in hall.tables:
+            if self.rooms.get(room.code) is room:
+                if room.status in ("waiting", "playing"):
+                    room.commit("close", None, {"by": by})
+                room.shut(reason)
+                del self.rooms[room.code]
+            self._forget(room.code)
+        ops: list[Op] = [StatusOp(hall.id, "closed")]
+        if hall.event is not None and hall.fixture is not None:
+            ops += hall.event.match_closed(hall.fixture, hall.code)
+        self.writer.commit(ops, lambda: None)
+        self.matches.pop(hall.code, None)
+
+    def open_tables(self, key: str) -> tuple[int, int]:
+        """How many tables created by ``key`` (:func:`client_key`) wait for players, and how many are open
+        (waiting or in play)."""
+        waiting = open_ = 0
+        for code, k in self._creator.items():
+            room = self.rooms.get(code) if k == key else None
+            if room is not None and room.status in ("waiting", "playing"):
+                open_ += 1
+                waiting += room.status == "waiting"
+        return waiting, open_
+
+    def admit(self, client: str, tables: int, event: EventHall | None = None) -> str:
+        """A creation by ``client`` (its address) of ``tables`` tables, by any door — a table, a match, an
+        event's match (``event``), or none (an event, a match of bots played at once): refused (429) when the
+        client has too many tables waiting or open, the event too many open, or the client creates too fast;
+        (503) when the server holds as many tables as it can.  Returns the client's :func:`client_key`."""
+        key = client_key(client)
+        lim = self.limits
+        waiting, open_ = self.open_tables(key) if tables else (0, 0)
+        if tables and waiting + tables > lim.waiting_per_client:
+            raise RequestError(
+                429, f"you have {waiting} tables waiting for players: start or close one before creating another"
+            )
+        if open_ + tables > lim.tables_per_client:
+            raise RequestError(
+                429, f"you have {open_} open tables (at most {lim.tables_per_client}): finish or close one first"
+            )
+        if event is not None and tables:
+            in_play = event.open_tables(self)
+            if in_play + tables > lim.tables_per_event:
+                raise RequestError(
+                    429,
+                    f"event {event.code} has {in_play} tables open (at most {lim.tables_per_event}): "
+                    "finish or close one of its matches first",
+                )
+        if not self._creates.take(client):
+            raise RequestError(429, "too many tables, matches or events created: wait a little before creating another")
+        if len(self.rooms) + tables > self.max_tables:
+            raise RequestError(503, "the server has as many tables as it can hold")
+        return key
+
+    def created(self, code: str, key: str) -> None:
+        """A table ``key`` created is in memory now (counted among its open tables)."""
+        self._creator[code] = key
 
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
@@ -199,21 +279,14 @@ class Lobby:
         ``client`` (its address) is limited in how fast it creates tables and how many may wait at once."""
         config = parse_table_request(data, self.default_turn, self.default_bot_delay, self.default_ready)
         nickname = valid_nickname(data["nickname"]) if data.get("nickname") is not None else None
-        waiting = sum(1 for c in self._creator.values() if c == client)
-        if waiting >= self.limits.waiting_per_client:
-            raise RequestError(
-                429, f"you have {waiting} tables waiting for players: start or close one before creating another"
-            )
-        if not self._creates.take(client):
-            raise RequestError(429, "too many tables created: wait a little before creating another")
-        if len(self.rooms) >= self.max_tables:
-            raise RequestError(503, "the server has as many tables as it can hold")
+        key = self.admit(client, 1)
         code = await self._new_code()
         owner = new_token()
-        table_id = await self.writer.call(self.writer.store.create_table, code, config.to_dict(), token_hash(owner))
+        store = self.writer.store
+        table_id = await self.writer.call(store.create_table, code, config.to_dict(), token_hash(owner), key)
         room = Room(table_id, code, config, token_hash(owner), self.writer, self.limits)
         self._keep(room)
-        self._creator[code] = client
+        self.created(code, key)
         out: dict[str, Any] = {"code": code, "owner_token": owner}
         if nickname is not None:
             out.update(await self.join(code, {"nickname": nickname, "seat": data.get("seat")}, client))
@@ -226,7 +299,6 @@ class Lobby:
     def _start_if_full(self, room: Room) -> None:
         if room.status == "waiting" and not any(s.bot is None and s.nickname is None for s in room.seats):
             room.commit("start")
-            self._creator.pop(room.code, None)
 
     def _seat_move(self, client: str, room: Room, seat: int) -> None:
         """A join or leave by ``client`` at ``seat``: refused (429) when either moves too often."""

@@ -32,11 +32,14 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..deal import Deal
-from ..hints import hint_from
-from ..match import RecordError, Tournament, load_record
-from ..scoring import TOURNAMENT_POINTS
-from .limits import MAX_RECORD_ID, read_capped
+from ..bots.hints import hint_from
+from ..competition.duplicate import Tournament
+from ..competition.loading import load_record
+from ..competition.records import RecordError
+from ..engine.deal import Deal
+from ..engine.scoring import TOURNAMENT_POINTS
+from .errors import RequestError
+from .limits import MAX_RECORD_ID, read_json
 from .storage import RecordRow, Store, TableRow
 from .table import Room, one_thread
 
@@ -197,14 +200,11 @@ async def _deal_endpoint(request: Request) -> Response:
 
 async def _hint_endpoint(request: Request) -> Response:
     try:
-        raw = await read_capped(request, MAX_HINT_BODY)
-        if raw is None:
-            raise _Refusal(413, f"a request body is at most {MAX_HINT_BODY} bytes")
         try:
-            data = json.loads(raw or b"{}")
-        except ValueError:
-            raise _Refusal(400, "the request body is not JSON") from None
-        token = data.get("token") if isinstance(data, dict) else None
+            data = await read_json(request, MAX_HINT_BODY)
+        except RequestError as e:
+            raise _Refusal(e.status, e.message) from None
+        token = data.get("token")
         if not isinstance(token, str) or not token:
             raise _Refusal(400, "a hint needs the seat's 'token'")
         room = request.app.state.lobby.rooms.get(str(request.path_params["code"]).upper())

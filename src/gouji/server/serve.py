@@ -94,6 +94,7 @@ def run(
     access_log: bool = True,
     trusted_proxy: Sequence[str] = (),
     writer: str | None = None,
+    max_tables: int = 2000,
 ) -> None:
     """Serve until interrupted.  ``trusted_proxy``: the reverse proxies (addresses or networks) whose
     ``X-Forwarded-For`` names the client, for the per-client limits (:func:`proxy_options`).  ``writer``:
@@ -109,6 +110,7 @@ def run(
         ready_seconds=ready_seconds,
         limits=limits,
         writer=writer or DEFAULT_WRITER,
+        max_tables=max_tables,
     )
     tune_interpreter()
     uvicorn.run(
@@ -146,6 +148,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--waiting-per-client", type=int, default=Limits.waiting_per_client, help="tables a client may have waiting"
     )
+    parser.add_argument(
+        "--tables-per-client",
+        type=int,
+        default=Limits.tables_per_client,
+        help="tables a client may have open (by any door: tables, matches, an event's matches)",
+    )
+    parser.add_argument(
+        "--tables-per-event", type=int, default=Limits.tables_per_event, help="tables an event may have open"
+    )
+    parser.add_argument("--max-tables", type=int, default=2000, help="tables the server holds at most")
     parser.add_argument("--seat-rate", type=float, default=Limits.seat_rate, help="joins and leaves per second")
     parser.add_argument("--seat-burst", type=float, default=Limits.seat_burst)
     parser.add_argument(
@@ -174,10 +186,14 @@ def main(argv: list[str] | None = None) -> None:
             create_rate=args.create_rate,
             create_burst=args.create_burst,
             waiting_per_client=args.waiting_per_client,
+            tables_per_client=args.tables_per_client,
+            tables_per_event=args.tables_per_event,
             seat_rate=args.seat_rate,
             seat_burst=args.seat_burst,
             waiting_seconds=args.waiting_seconds,
         )
+        if args.max_tables < 1:
+            raise SettingError("max_tables", f"must be an integer of at least 1, not {args.max_tables}")
     except SettingError as e:
         parser.error(f"{e.option} {e.message}")
     try:
@@ -197,6 +213,7 @@ def main(argv: list[str] | None = None) -> None:
             access_log=not args.no_access_log,
             trusted_proxy=args.trusted_proxy,
             writer=args.writer,
+            max_tables=args.max_tables,
         )
     except StorageError as e:
         parser.exit(2, f"{parser.prog}: {e}\n")

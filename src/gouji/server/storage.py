@@ -64,6 +64,9 @@ class TableRow(Base):
     owner_hash: Mapped[str] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    creator: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """Who created it: a pseudonym of the client's address (:func:`gouji.server.lobby.client_key`), for the
+    per-client caps on open tables after a restart; never shown."""
 
 
 EVENTS_PER_INSERT = 100
@@ -129,6 +132,8 @@ class StoredTable:
     """When its last event (or, with none, the table) was stored."""
     records: frozenset[tuple[str, int | None]] = frozenset()
     """The ``(kind, deal index)`` of the records stored for it."""
+    creator: str | None = None
+    """Who created it (:attr:`TableRow.creator`)."""
 
 
 class EventOp(NamedTuple):
@@ -313,10 +318,10 @@ class Store:
 
     # ---------------------------------------------------------------------------------- tables
 
-    def create_table(self, code: str, config: dict[str, Any], owner_hash: str) -> int:
-        """Store a new table; returns its id."""
+    def create_table(self, code: str, config: dict[str, Any], owner_hash: str, creator: str | None = None) -> int:
+        """Store a new table (``creator``: who created it, :attr:`TableRow.creator`); returns its id."""
         with self.sessions.begin() as s:
-            row = TableRow(code=code, config=config, owner_hash=owner_hash, status="open")
+            row = TableRow(code=code, config=config, owner_hash=owner_hash, status="open", creator=creator)
             s.add(row)
             s.flush()
             return row.id
@@ -363,6 +368,7 @@ class Store:
             events=[{"state": e.state, "kind": e.kind, "seat": e.seat, "data": e.data} for e in evs],
             last_change=_aware(evs[-1].at if evs else row.created_at),
             records=frozenset((k, i) for k, i in kept),
+            creator=row.creator,
         )
 
     # ---------------------------------------------------------------------------------- writes

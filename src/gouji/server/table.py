@@ -27,10 +27,11 @@ from typing import Any
 
 import orjson
 
-from .. import cards as C
-from ..actions import PASS, YIELD, Action, InvalidAction, LegalActions, parse_action
 from ..bots import BOTS, Bot, make_bot
-from ..deal import SEATS, Deal, IllegalAction
+from ..engine import cards as C
+from ..engine.actions import PASS, YIELD, Action, InvalidAction, LegalActions, parse_action
+from ..engine.deal import Deal, IllegalAction
+from ..engine.seats import SEATS
 from . import config as table_config
 from . import protocol as P
 from .config import TableConfig
@@ -231,13 +232,15 @@ class Room:
             self._last_deal_of = (key, self._make_last_deal())
         return self._last_deal_of[1]
 
-    def _make_last_deal(self) -> dict[str, Any] | None:
-        done = [d for d in self.match.deals if d.is_over]
+    def _make_last_deal(self, before: int | None = None) -> dict[str, Any] | None:
+        """The summary of the newest finished deal (of those before deal ``before``, when given)."""
+        deals = self.match.deals if before is None else self.match.deals[:before]
+        done = [i for i, d in enumerate(deals) if d.is_over]
         if not done:
             return None
-        d = done[-1]
+        d = deals[done[-1]]
         return {
-            "deal": self.match.deals.index(d),
+            "deal": done[-1],
             "places": list(d.places or []),
             "sweep": d.sweep,
             "out_order": list(d.out_order),

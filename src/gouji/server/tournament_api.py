@@ -12,6 +12,8 @@
   answers its ``code`` and ``owner_token``.
 - ``GET /api/events/{code}`` — the schedule, each match's code, status and result, and the standings.
 - ``POST /api/events/{code}/start`` — ``owner_token``, ``fixture`` (``"r1m2"``): start that match.
+- ``POST /api/matches/{code}/close``, ``POST /api/events/{code}/close`` — ``owner_token``: the organiser
+  closes a match that has not ended (an event's match: the event's organiser), or the event.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from .duplicate import create_match, join_team, match_view
+from .duplicate import close_match, create_match, join_team, match_view
 from .events import create_event, event_of
 from .lobby import Lobby
 
@@ -65,15 +67,25 @@ def tournament_routes(
 
     async def start_(request: Request) -> Any:
         lobby = _lobby(request)
-        return await event_of(lobby, request.path_params["code"]).start(lobby, await read_body(request))
+        hall = event_of(lobby, request.path_params["code"])
+        return await hall.start(lobby, await read_body(request), _client(request))
+
+    async def close_match_(request: Request) -> Any:
+        return await close_match(_lobby(request), request.path_params["code"], await read_body(request))
+
+    async def close_event_(request: Request) -> Any:
+        lobby = _lobby(request)
+        return await event_of(lobby, request.path_params["code"]).close(lobby, await read_body(request))
 
     create_match_.creates = True  # type: ignore[attr-defined]  # answered with 201 Created
     create_event_.creates = True  # type: ignore[attr-defined]
     return [
         Route("/api/matches", wrap(create_match_), methods=["POST"]),
         Route("/api/matches/{code}", wrap(match_), methods=["GET"]),
+        Route("/api/matches/{code}/close", wrap(close_match_), methods=["POST"]),
         Route("/api/teams/{code}/join", wrap(join_team_), methods=["POST"]),
         Route("/api/events", wrap(create_event_), methods=["POST"]),
         Route("/api/events/{code}", wrap(event_), methods=["GET"]),
         Route("/api/events/{code}/start", wrap(start_), methods=["POST"]),
+        Route("/api/events/{code}/close", wrap(close_event_), methods=["POST"]),
     ]

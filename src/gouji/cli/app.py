@@ -1,0 +1,27 @@
+"""The ``gouji`` command group; each command is a module of this package."""
+
+from __future__ import annotations
+
+import click
+
+from .. import __version__
+from .arena import arena
+from .event import event
+from .replay import replay
+from .rules import rules
+from .serve import serve
+from .sim import sim
+from .tournament import tournament
+from .train import train
+from .tune import register as register_tune
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="gouji")
+def main() -> None:
+    """Shandong Gouji (够级): the rule sets, and a simulator of random deals."""
+
+
+for command in (rules, sim, arena, serve, tournament, replay, event, train):
+    main.add_command(command)
+register_tune(main)

@@ -1,0 +1,103 @@
+"""``gouji serve``: the web table's server (HTTP API, WebSocket play, the database)."""
+
+from __future__ import annotations
+
+import click
+
+
+@click.command(short_help="Run the game server (HTTP API and WebSocket play).")
+@click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
+@click.option("--port", type=click.IntRange(1, 65535), default=8000, show_default=True, help="The port.")
+@click.option(
+    "--database-url",
+    default="sqlite:///gouji.db",
+    show_default=True,
+    help="SQLAlchemy URL of the database: SQLite, or postgresql+psycopg://user@host/db.",
+)
+@click.option(
+    "--turn-seconds",
+    type=click.FloatRange(0, 3600),
+    default=30.0,
+    show_default=True,
+    help="Default turn timer of new tables; when it runs out the heuristic bot plays (托管). 0: no timer.",
+)
+@click.option(
+    "--bot-delay",
+    type=click.FloatRange(0, 10),
+    default=0.5,
+    show_default=True,
+    help="Default seconds a bot waits before it acts.",
+)
+@click.option(
+    "--ready-seconds",
+    type=click.FloatRange(0.05, 3600),
+    default=None,
+    help="Default wait for the players between two deals of a set.  [default: the table's turn time]",
+)
+@click.option(
+    "--auto-bot",
+    type=click.Choice(["novice", "heuristic", "learned"]),
+    default="heuristic",
+    show_default=True,
+    help="The bot that plays for a seat on auto-play (托管).",
+)
+@click.option(
+    "--trusted-proxy",
+    "trusted_proxy",
+    multiple=True,
+    metavar="ADDR",
+    help="A reverse proxy (address or network; repeat for more) whose X-Forwarded-For header names the client "
+    "for the per-client limits.  [default: none: the limits key on the connection's own address]",
+)
+@click.option(
+    "--writer",
+    type=click.Choice(["thread", "process"]),
+    default=None,
+    help="Where the database's transactions run: a process of their own, or a thread of the server.  "
+    "[default: process on Linux, thread elsewhere]",
+)
+def serve(
+    host: str,
+    port: int,
+    database_url: str,
+    turn_seconds: float,
+    bot_delay: float,
+    ready_seconds: float | None,
+    auto_bot: str,
+    trusted_proxy: tuple[str, ...],
+    writer: str | None,
+) -> None:
+    """Run the game server: tables of six with bots and people, play over WebSockets, every finished deal
+    and set stored as its record.  Starts on an SQLite file by default, with nothing to set up; the same
+    code runs on PostgreSQL with --database-url postgresql+psycopg://…
+
+    The timers are defaults: a table's creator may choose its own."""
+    from ..server import table as table_module
+    from ..server.config import check_table_defaults
+    from ..server.errors import SettingError
+    from ..server.serve import run, trusted_proxies
+    from ..server.storage import StorageError
+
+    try:  # (click's ranges let NaN through, and a turn time under 0.05 s is no table's)
+        check_table_defaults(turn_seconds or None, bot_delay, ready_seconds)
+    except SettingError as e:
+        raise click.BadParameter(e.message, param_hint=e.option) from None
+    table_module.AUTO_BOT = auto_bot
+    try:
+        trusted_proxies(trusted_proxy)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--trusted-proxy") from None
+
+    try:
+        run(
+            host,
+            port,
+            database_url,
+            turn_seconds=turn_seconds or None,
+            bot_delay=bot_delay,
+            ready_seconds=ready_seconds,
+            trusted_proxy=trusted_proxy,
+            writer=writer,
+        )
+    except StorageError as e:
+        raise click.ClickException(str(e)) from None
