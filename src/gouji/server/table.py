@@ -50,6 +50,11 @@ SAMPLE_SIZE = 16
 FOLD_LIMIT = 16
 """Windows whose answers are all given and whose masking time is nil resolve as soon as they open, in the
 frame of the change before them — up to this many in a row (the rest through the window's task)."""
+PASS_PACE = 0.25
+"""A window over bots' seats alone (and people's on 托管) whose answers are all passes — 要不起, 不烧 — resolves
+after this share of the masking time (0.2 s at 正常's 0.8 s): the table does not hold every pass as long as a
+play. The time depends on the answers alone, which the frame shows at that moment, and a bot's forced pass
+and its chosen one take the same; a window over a person's seat keeps the whole masking time."""
 AUTO_BOT = "heuristic"
 """The bot that plays for a seat on auto-play (托管), if registered; else ``random`` (``gouji serve
 --auto-bot learned`` sets it)."""
@@ -694,6 +699,7 @@ class Room:
             self.deadline = w.deadline
         self.countdown = _countdown(self, w.seats)
         self.window = w
+        self._pace(w)
         if w.complete and now >= w.until and self._folding < FOLD_LIMIT:
             # every answer is given for its seat and there is no masking time left: the window resolves now,
             # as a person's last answer resolves one (_answer), and its change goes out in the same frame as
@@ -730,6 +736,7 @@ class Room:
                 return  # the window closed meanwhile (a change of the table): the answer is dropped
             w.answers[s] = (answer, "bot" if self.seats[s].bot is not None else "auto")
             w.thinking.remove(s)
+        self._pace(w)
         wait = w.until - loop.time()
         if wait > 0:
             await asyncio.sleep(wait)
@@ -752,6 +759,16 @@ class Room:
         if self.window is w:
             self._timer = None  # this task ends here: resolving must not cancel it
             self._resolve(w)
+
+    def _pace(self, w: Window) -> None:
+        """Shorten the masking time of a window over no person's seat whose answers are in and all passes
+        (:data:`PASS_PACE`)."""
+        if not w.complete or w.prompted or not w.answers:
+            return
+        if any(self.seats[s].bot is None and not self.seats[s].auto for s in w.seats):
+            return
+        if all(a == PASS for a, _ in w.answers.values()):
+            w.until = min(w.until, w.opened + self.config.bot_delay * PASS_PACE)
 
     def _resolve(self, w: Window) -> None:
         """Feed the window's answers to the engine in its order, then open the next window and send the
