@@ -52,9 +52,10 @@ FOLD_LIMIT = 16
 frame of the change before them — up to this many in a row (the rest through the window's task)."""
 PASS_PACE = 0.25
 """A window over bots' seats alone (and people's on 托管) whose answers are all passes — 要不起, 不烧 — resolves
-after this share of the masking time (0.2 s at 正常's 0.8 s): the table does not hold every pass as long as a
-play. The time depends on the answers alone, which the frame shows at that moment, and a bot's forced pass
-and its chosen one take the same; a window over a person's seat keeps the whole masking time."""
+after this share of the masking time (0.2 s at 正常's 0.8 s), and the passes right after it at once (a run of
+passes is one beat): the table does not hold every pass as long as a play.  The time depends on the answers
+alone, which the frame shows at that moment, and a bot's forced pass and its chosen one take the same; a
+window over a person's seat keeps the whole masking time."""
 AUTO_BOT = "heuristic"
 """The bot that plays for a seat on auto-play (托管), if registered; else ``random`` (``gouji serve
 --auto-bot learned`` sets it)."""
@@ -158,6 +159,8 @@ class Room:
         self.ready: list[bool] | None = None
         """Between two deals: which seats said they are ready; None while play goes on."""
         self.window: Window | None = None
+        self._pass_run = False
+        """Whether the last window resolved was bots' passes alone (the next such one takes no time)."""
         self.countdown: int | None = None
         """Epoch milliseconds when the open window's time for people runs out, shown to everyone (issue 29): set
         for every window over a person's seat (not a bot's, not on 托管) when the table has a turn timer — from
@@ -763,12 +766,21 @@ class Room:
     def _pace(self, w: Window) -> None:
         """Shorten the masking time of a window over no person's seat whose answers are in and all passes
         (:data:`PASS_PACE`)."""
-        if not w.complete or w.prompted or not w.answers:
-            return
-        if any(self.seats[s].bot is None and not self.seats[s].auto for s in w.seats):
+        if not w.complete or not self._bots_passed(w):
             return
         if all(a == PASS for a, _ in w.answers.values()):
-            w.until = min(w.until, w.opened + self.config.bot_delay * PASS_PACE)
+            # passes in a row show as one beat: the first takes the pass pace, those right after it none
+            pace = 0.0 if self._pass_run else self.config.bot_delay * PASS_PACE
+            w.until = min(w.until, w.opened + pace)
+
+    def _bots_passed(self, w: Window) -> bool:
+        """Whether the window is over no person's seat and its answers are all passes."""
+        return (
+            bool(w.answers)
+            and not w.prompted
+            and all(self.seats[s].bot is not None or self.seats[s].auto for s in w.seats)
+            and all(a == PASS for a, _ in w.answers.values())
+        )
 
     def _resolve(self, w: Window) -> None:
         """Feed the window's answers to the engine in its order, then open the next window and send the
@@ -783,6 +795,7 @@ class Room:
     def _feed(self, w: Window) -> None:
         """Close the window and feed its answers to the engine in its order (one change each; no frame)."""
         self.window = None
+        self._pass_run = w.complete and self._bots_passed(w)
         if self._timer is not None and self._timer is not asyncio.current_task():
             self._timer.cancel()
         self._timer = None

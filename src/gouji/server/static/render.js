@@ -21,7 +21,16 @@ export function teamOf(seat) {
   return seat % 2;
 }
 
+let sideNames = null;
+
+/** A duplicate match's table names its sides by the teams sitting there (["East", "West"]: even seats,
+ * odd seats); null: 红方 / 蓝方. */
+export function setSideNames(names) {
+  sideNames = names && names.length === 2 ? names : null;
+}
+
 export function teamName(team) {
+  if (sideNames) return sideNames[team];
   return t(team === 0 ? "team_red" : "team_blue");
 }
 

@@ -4,7 +4,7 @@
 import { h, clear, toast, storeSeat } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { parseCounts, total } from "./cards.js";
-import { describeEvent, eventClass, seatName } from "./render.js";
+import { describeEvent, eventClass, seatName, setSideNames } from "./render.js";
 import { SUMMARY_DELAY_MS, PHONE_QUERY, loadPrefs, Sounds, playsNeeded, burnNeeds } from "./table/common.js";
 import { initialState, reduce, STATE_KEYS } from "./table/state.js";
 import { handMethods } from "./table/hand.js";
@@ -59,6 +59,7 @@ export class LiveTable {
 
   destroy() {
     this.alive = false;
+    setSideNames(null);
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.keyHandler);
     this.unLang();
@@ -281,6 +282,12 @@ export class LiveTable {
 
   renderAll() {
     if (!this.frame) return;
+    // a table of a duplicate match: the sides are the teams sitting there, each in its team's colour at both
+    // tables (the first team red, the second blue: at table 2 the first team holds the odd seats)
+    const dup = this.table && this.table.duplicate;
+    setSideNames(dup && dup.seat_teams ? dup.seat_teams.slice(0, 2) : null); // (a team name a seat)
+    this.root.querySelector(".table-view").classList.toggle("swap-colours", !!(dup && dup.teams &&
+      dup.seat_teams[0] === dup.teams[1] && dup.teams[0] !== dup.teams[1]));
     this.renderBar();
     this.renderFelt();
     this.renderHand();

@@ -397,4 +397,8 @@ export default {
   l_tribute_you: "you pay {to} {cards} ({kind})",
   l_tribute_none_you: "you have nothing to pay ({kind})",
   l_tribute_exempt_you: "you resist the tribute (抗贡, {kind})",
+  dup_who: "Who plays",
+  dup_who_people: "a person in every seat",
+  dup_who_one_per_table: "one person per table, bots for the rest",
+  dup_who_custom: "seat by seat",
 };

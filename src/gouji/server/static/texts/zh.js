@@ -409,4 +409,8 @@ export default {
   l_tribute_you: "你 向 {to} 进贡 {cards}（{kind}）",
   l_tribute_none_you: "你 没有可进贡的牌（{kind}）",
   l_tribute_exempt_you: "你 抗贡（{kind}）",
+  dup_who: "谁来打",
+  dup_who_people: "每个座位都是真人",
+  dup_who_one_per_table: "每桌一人，其余机器人",
+  dup_who_custom: "逐个座位选",
 };
