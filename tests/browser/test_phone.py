@@ -207,6 +207,12 @@ def test_the_sheets_open_over_the_felt_and_the_jokers_differ_without_colour(brow
         page.goto("/")
         open_seat(page, t["code"], 0, t["token"], "Ann")
         assert not page.is_visible(".side")
+        # sound is on by default (it starts with the first tap: the browser's autoplay rules), with a mute in the bar
+        assert page.get_attribute("#mute-btn", "aria-pressed") == "false"
+        page.click("#mute-btn")
+        assert page.get_attribute("#mute-btn", "aria-pressed") == "true"
+        assert page.evaluate("JSON.parse(localStorage.getItem('gouji.prefs')).sound") is False
+        assert page.evaluate("window.gouji.view.sounds.ctx.state") in ("running", "suspended")
         for tab in ("log", "counter", "score"):
             page.click("#sheet-btn")
             page.wait_for_selector(".side.open")

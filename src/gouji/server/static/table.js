@@ -42,6 +42,8 @@ export class LiveTable {
     this.msgId = 0;
     this.prefs = loadPrefs();
     this.sounds = new Sounds();
+    this.unlockSound = () => this.sounds.unlock();
+    for (const ev of ["pointerdown", "keydown"]) document.addEventListener(ev, this.unlockSound, { once: true });
     this.lastTop = null;
     this.confirming = null;
     this.helpOpen = false;
@@ -60,6 +62,7 @@ export class LiveTable {
   destroy() {
     this.alive = false;
     setSideNames(null);
+    for (const ev of ["pointerdown", "keydown"]) document.removeEventListener(ev, this.unlockSound);
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.keyHandler);
     this.unLang();

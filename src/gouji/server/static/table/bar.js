@@ -8,6 +8,7 @@ import { teamName } from "../render.js";
 import { duplicateBanner } from "../tourney.js";
 
 import { autoMoves } from "./state.js";
+import { savePrefs } from "./common.js";
 
 export const barMethods = {
   /** While 托管 plays this seat: how many moves it made for the player, and one tap to take the seat back. */
@@ -58,6 +59,14 @@ export const barMethods = {
               onclick: () => { this.autoAsked = !auto; this.send({ type: "auto", on: !auto, token: this.info.token }); },
             }, auto ? t("auto_on") : t("auto_off"))
           : null,
+        h("button.chip#mute-btn", { type: "button", "aria-pressed": this.prefs.sound ? "false" : "true",
+          "aria-label": t(this.prefs.sound ? "mute" : "unmute"), title: t(this.prefs.sound ? "mute" : "unmute"),
+          onclick: () => {
+            this.prefs.sound = !this.prefs.sound;
+            savePrefs(this.prefs);
+            if (this.prefs.sound) this.sounds.unlock();
+            this.renderBar();
+          } }, this.prefs.sound ? "🔊" : "🔇"),
         h("button.chip", { type: "button", id: "settings-btn", title: t("settings"),
           onclick: () => { this.settingsOpen = !this.settingsOpen; this.renderOverlay(); } }, "⚙"),
         h("button.chip", { type: "button", id: "help-btn", title: t("keys_title"), "aria-expanded": this.helpOpen ? "true" : "false",

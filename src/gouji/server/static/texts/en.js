@@ -401,4 +401,6 @@ export default {
   dup_who_people: "a person in every seat",
   dup_who_one_per_table: "one person per table, bots for the rest",
   dup_who_custom: "seat by seat",
+  mute: "Mute",
+  unmute: "Sound on",
 };

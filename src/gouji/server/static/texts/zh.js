@@ -413,4 +413,6 @@ export default {
   dup_who_people: "每个座位都是真人",
   dup_who_one_per_table: "每桌一人，其余机器人",
   dup_who_custom: "逐个座位选",
+  mute: "静音",
+  unmute: "打开声音",
 };
