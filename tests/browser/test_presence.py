@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -68,3 +69,45 @@ def test_auto_play_says_how_many_moves_it_made_with_one_tap_to_take_over(new_pag
     page.click("#auto-take-back")
     page.wait_for_function("() => document.querySelector('#auto-return').hidden", polling=100)
     assert not room.seats[0].auto
+
+
+def test_quick_phrases_reach_the_table_rate_limited_and_mutable_per_viewer(new_page: Any, server: LiveServer) -> None:
+    """Ann says 好牌！: Bob sees it at her seat (in his language), the server's record has no trace of it; a
+    seat saying too much too fast is refused (rate_limited) and nothing reaches the others; Bob may hide
+    them for himself."""
+    bots: list[str | None] = ["heuristic"] * 6
+    bots[0] = bots[3] = None
+    t = server.create(bots=bots, nickname="Ann", seat=0, bot_delay=0, turn_seconds=None, set_length=1)
+    bob_seat = server.request(f"/api/tables/{t['code']}/join", {"seat": 3, "nickname": "Bob"})
+    ann = new_page()
+    open_seat(ann, t["code"], 0, t["token"], "Ann")
+    bob = new_page(locale="en-US")
+    bob_frames: list[str] = []
+    bob.on("websocket", lambda ws: ws.on("framereceived", lambda p: bob_frames.append(str(p))))
+    open_seat(bob, t["code"], 3, bob_seat["token"], "Bob")
+    ann.click("#phrase-btn")
+    ann.click("#phrases [data-phrase='nice']")
+    bob.wait_for_selector(".seat[data-seat='0'] .said[data-phrase='nice']")
+    assert bob.inner_text(".seat[data-seat='0'] .said") == "Nice cards!"
+    shot(bob, "phrase-seen")
+    # three at once at most: the rest are refused and reach nobody
+    for _ in range(4):
+        ann.evaluate("window.gouji.view.say('wow')")
+    ann.wait_for_function("() => document.querySelector('#toast').textContent.includes('太快')")
+    said = [f for f in bob_frames if '"type":"said"' in f]
+    assert 1 <= len(said) <= 3, said
+    room = server.room(t["code"])
+    assert all("said" not in json.dumps(e) for e in room.match.current.events)
+    # Bob hides the phrases: the next one shows nothing on his page
+    bob.click("#phrase-btn")
+    bob.check("#mute-phrases")
+    bob.click("#phrases-close")
+    n = len(bob_frames)
+    ann.wait_for_timeout(3200)  # the rate limit lets one more through
+    ann.evaluate("window.gouji.view.say('gg')")
+    for _ in range(100):  # (Playwright hands over the frames while it is called)
+        if any('"phrase":"gg"' in f for f in bob_frames[n:]):
+            break
+        bob.wait_for_timeout(100)
+    assert any('"phrase":"gg"' in f for f in bob_frames[n:]), "the phrase's frame reaches Bob"
+    assert bob.query_selector(".said[data-phrase='gg']") is None

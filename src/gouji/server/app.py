@@ -57,6 +57,7 @@ from .durability import StoreWriter, Writer
 from .errors import RequestError
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
+from .phrases import say
 from .play_socket import PlaySocket
 from .replay_api import STATIC_DIR, replay_routes
 from .storage import open_store
@@ -551,3 +552,5 @@ def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage) -> 
         room.set_prefs(conn, msg)
     elif msg.type == "ready":
         room.mark_ready(conn, msg)
+    elif msg.type == "say":
+        say(room, conn, msg)

@@ -13,6 +13,7 @@ import { sideMethods } from "./table/side.js";
 import { overlayMethods } from "./table/overlay.js";
 import { barMethods } from "./table/bar.js";
 import { feltMethods } from "./table/felt.js";
+import { phrasesMethods } from "./table/phrases.js";
 
 const SEEN_KEY = "gouji.seen.";
 
@@ -153,6 +154,7 @@ export class LiveTable {
       return;
     }
     if (f.type === "error") return this.onError(f);
+    if (f.type === "said") return this.onSaid(f);
     if (f.type === "closed") {
       this.closedFor = f.reason;
       this.setBanner(t("closed", { reason: f.reason }));
@@ -176,6 +178,7 @@ export class LiveTable {
       storeSeat(this.code, null);
     }
     if (f.code === "stale") toast(t("stale"), "warn");
+    else if (f.code === "rate_limited" && f.id && f.id.startsWith("s")) toast(t("phrases_slow"), "warn");
     else if (f.code === "illegal") toast(t("illegal", { msg: f.message }), "error");
     else toast(t("error", { msg: f.message }), "error");
     this.renderHand();
@@ -326,4 +329,5 @@ for (const key of STATE_KEYS) {
     set(v) { this.state[key] = v; },
   });
 }
-Object.assign(LiveTable.prototype, handMethods, actionsMethods, sideMethods, overlayMethods, barMethods, feltMethods);
+Object.assign(LiveTable.prototype, handMethods, actionsMethods, sideMethods, overlayMethods, barMethods, feltMethods,
+  phrasesMethods);

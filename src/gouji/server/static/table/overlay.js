@@ -12,10 +12,11 @@ import { tributeReason } from "./tribute.js";
 export const overlayMethods = {
   renderOverlay() {
     clear(this.overlay);
-    if (this.confirming || this.helpOpen || this.settingsOpen) {
-      const box = this.confirming ? this.confirmBox() : this.helpOpen ? this.helpBox() : this.settingsBox();
+    if (this.confirming || this.helpOpen || this.settingsOpen || this.phrasesOpen) {
+      const box = this.confirming ? this.confirmBox() : this.helpOpen ? this.helpBox()
+        : this.settingsOpen ? this.settingsBox() : this.phrasesBox();
       this.overlay.appendChild(h("div.backdrop", box));
-      (box.querySelector("#confirm-cancel, #help-close, #settings-close") || box).focus();
+      (box.querySelector("#confirm-cancel, #help-close, #settings-close, #phrases-close") || box).focus();
       return;
     }
     const s = this.summary;
@@ -175,6 +176,8 @@ export const overlayMethods = {
       " " + t("pref_suggest")),
       h("div.prompt-btns",
         h("button.btn#settings-link", { type: "button", onclick: () => this.copyLink() }, t("copy_link")),
+        h("button.btn#settings-help", { type: "button",
+          onclick: () => { this.settingsOpen = false; this.toggleHelp(); } }, t("keys_title")),
         h("button.btn#settings-lang", { type: "button", onclick: () => setLang(getLang() === "zh" ? "en" : "zh") }, t("menu_lang")),
         h("button.btn.primary#settings-close", { type: "button",
         onclick: () => { this.settingsOpen = false; this.renderOverlay(); } }, t("close"))));
