@@ -2,11 +2,14 @@
 PY ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
-SUM := $(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+SUM := $(shell cat pyproject.toml constraints.txt | cksum | cut -d' ' -f1)
+# the versions the tests ran with (pip's constraints: a package is installed at its version there)
+PIN := -c constraints.txt
 BASE := $(VENV)/.installed-base-$(SUM)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: run sim test chromium node js lint typecheck unit bench bench-bots bench-arena bench-server bench-table bench-table-pace bench-receive install
+.PHONY: run sim test chromium node js lint typecheck unit bench bench-bots bench-arena bench-server bench-table bench-table-pace bench-receive install \
+	constraints
 
 run: $(BASE)  ## install, then start the web table on http://127.0.0.1:8000 (Ctrl-C stops it)
 	$(BIN)/gouji serve
@@ -35,18 +38,18 @@ js: node_modules/.package-lock.json  ## the browser table's scripts: ESLint, the
 install: $(STAMP)
 
 # What the table needs (`make run`, `make sim`): the package alone, no test or research extras.
-$(BASE): pyproject.toml
+$(BASE): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e .
+	$(BIN)/python -m pip install -q $(PIN) -e .
 	rm -f $(VENV)/.installed-base-* && touch $(BASE)
 
 # Everything the tests and benchmarks use: the test tools and the research extras (PyTorch's CPU build, Ray,
 # PettingZoo, Gymnasium, OpenSpiel).
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml constraints.txt
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test,rl,train,tune]'
+	$(BIN)/python -m pip install -q $(PIN) -e '.[test,rl,train,tune]'
 	rm -f $(VENV)/.installed-all-* && touch $(STAMP)
 
 lint:
@@ -61,7 +64,7 @@ unit:
 	$(BIN)/pytest -n 2 --dist loadgroup tests
 
 bench: $(STAMP)  ## speed of the engine and of the environment against RLCard's DouDizhu, in one run
-	$(BIN)/python -m pip install -q -e '.[test,rl,train,tune,bench]'
+	$(BIN)/python -m pip install -q $(PIN) -e '.[test,rl,train,tune,bench]'
 	$(BIN)/python benchmarks/bench_engine.py
 	$(BIN)/python benchmarks/bench_bots.py
 	$(BIN)/python benchmarks/bench_env.py
@@ -85,3 +88,7 @@ bench-table-pace: $(STAMP)  ## a person answering in 1.5 s plays a deal of each 
 
 bench-receive: $(STAMP)  ## what a client's message costs the way in: the server's framing and the library's parser
 	$(BIN)/python benchmarks/bench_receive.py
+
+constraints:  ## write constraints.txt from the venv's versions (after a dependency changed: install it without -c first)
+	{ sed -n '1,3p' constraints.txt; $(BIN)/python -m pip freeze --exclude-editable | grep -vi '^gouji' | \
+	  sed -E 's/\+[A-Za-z0-9.]+$$//' | LC_ALL=C sort -f; } > constraints.txt.new && mv constraints.txt.new constraints.txt

@@ -449,6 +449,10 @@ class Server:
             "100000",
             "--seat-burst",
             "100000",
+            "--tables-per-client",
+            "100000",
+            "--ws-per-client",
+            "1000000",
             *(["--writer", writer] if writer else []),
         ]
         self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(cmd)

@@ -11,12 +11,10 @@ import grimp
 import pytest
 
 KNOWN_CYCLES: list[set[str]] = [
-    # Left for their owners (issue 30): the server's halls and its connection/table pair; the bots'
-    # registration by import side effect.  Remove an entry when its cycle is gone (the test then checks it).
+    # Left for their owners (issue 30): the server's halls and its connection/table pair.
+    # Remove an entry when its cycle is gone (the test then checks it).
     {"gouji.server.connection", "gouji.server.table"},
     {"gouji.server.duplicate", "gouji.server.events", "gouji.server.lobby"},
-    {"gouji.bots", "gouji.bots.heuristic", "gouji.bots.learned"},
-    {"gouji.engine.deal.setup", "gouji.engine.deal.state"},  # being split (issue 30 item 3)
 ]
 
 

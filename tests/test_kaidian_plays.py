@@ -10,7 +10,9 @@ import json
 import pytest
 
 from gouji import Deal, RuleSet, parse_play
-from gouji.competition.sets import Match, _canonical, load_record
+from gouji.competition.loading import load_record
+from gouji.competition.records import canonical
+from gouji.competition.sets import Match
 from gouji.engine.plays import KAIDIAN_PLAYS, opens_point
 from gouji.engine.rule_bounds import InvalidRules
 from gouji.engine.rules import upgrade_options
@@ -178,7 +180,7 @@ def test_an_old_set_record_replays() -> None:
     body = {k: v for k, v in m.record().items() if k != "checksum"}
     del body["rules"]["kaidian_plays"]
     body["rules"]["kaidian_allows_money"] = True
-    body["checksum"] = "sha256:" + hashlib.sha256(_canonical(body)).hexdigest()
+    body["checksum"] = "sha256:" + hashlib.sha256(canonical(body)).hexdigest()
     again = load_record(json.dumps(body))
     assert isinstance(again, Match)
     assert again.rules == rules
@@ -187,12 +189,30 @@ def test_an_old_set_record_replays() -> None:
 
 def test_the_cli_takes_the_option_and_its_old_name() -> None:
     from click.testing import CliRunner
-    from gouji.cli.match import parse_rule_options, with_options
 
     from gouji.cli import main
+    from gouji.cli.options import parse_rule_options, with_options
 
     qingdao = RuleSet.preset("qingdao")
     for item, reading in (("kaidian_plays=any", "any"), ("kaidian_allows_money=true", "money")):
         assert with_options(qingdao, parse_rule_options(None, None, (item,))).kaidian_plays == reading
     res = CliRunner().invoke(main, ["sim", "--deals", "1", "--seed", "1", "--option", "kaidian_plays=nope"])
     assert res.exit_code == 2 and "kaidian_plays: 'nope' is not allowed" in res.output
+
+
+def test_an_old_deal_log_replays_as_it_was_played() -> None:
+    """A deal log from before ``kaidian_plays`` (zaozhuang then played pure-only) replays to the same events but
+    for the renamed option: its 开点 stay where they were."""
+    old_rules = RuleSet.preset("zaozhuang").replace(kaidian_plays="pure")
+    deal = Deal.new(old_rules, seed="golden-zaozhuang")
+    while not deal.is_over:
+        deal.act(deal.legal_actions()[0])
+    events = json.loads(json.dumps(deal.events))
+    del events[0]["rules"]["kaidian_plays"]
+    events[0]["rules"]["kaidian_allows_money"] = False
+    for newer in ("three_small_kill", "buy_with_highest", "opposite_counter_burn", "base_points"):
+        del events[0]["rules"][newer]  # options added since: an old log does not name them
+    again = Deal.replay(events)
+    assert again.rules == old_rules
+    assert again.events[1:] == deal.events[1:] and again.opened == deal.opened
+    assert again.places == deal.places

@@ -4,6 +4,7 @@ deterministic, the beginner's lines in set positions; the levels offered to peop
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 
@@ -141,3 +142,14 @@ def test_every_bot_plays_a_deal() -> None:
         deal = Deal.new("tournament", seed=2)
         play_deal(deal, [make_bot(name) for _ in range(6)], random.Random(0))
         assert deal.is_over
+
+
+@pytest.mark.parametrize("name", sorted(BOTS))
+def test_every_registered_bot_is_blind_to_hidden_cards(name: str) -> None:
+    """Whatever joins the registry (an ``expert`` too) decides alike on views that are alike."""
+    bot = make_bot(name)
+
+    def decide(view: dict[str, Any], legal: Any) -> Any:
+        return bot.decide(view, legal, random.Random(0))
+
+    assert hidden_card_comparisons("tournament", range(1), decide, max_decisions=1500) >= 5

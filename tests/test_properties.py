@@ -796,6 +796,15 @@ REGIONAL_VARIANTS: list[dict[str, Any]] = [
     {"sweep_keeps_point_tribute": True},
     {"chongdian": True},
     {"self_open": True},
+    # the seeds' readings of issue 34 (docs/rules.md "More readings of the seeds")
+    {"kaidian_plays": "money"},
+    {"kaidian_plays": "no_jokers_no_single_two"},
+    {"kaidian_plays": "any"},
+    {"big_joker_kill": True, "three_small_kill": False},
+    {"buy_with_highest": True},
+    {"opposite_counter_burn": True},
+    {"sweep_restart_leader": True, "first_leader": "liang_san"},
+    {"base_points": 7},
 ]
 
 

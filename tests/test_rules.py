@@ -117,6 +117,7 @@ DEVIATIONS: dict[tuple[str, str], tuple[Any, str]] = {
     ("changyi", "four_forfeits_kaidian"): (True, "001 昌邑: 没开点直接出4，算放弃开点"),
     ("heze", "no_three"): ("free", "001 菏泽: 没有钱、大花、小花，则无偿获得3"),
     ("heze", "buy_with_highest"): (True, "001 菏泽: 没大王用最大牌"),
+    ("shandong", "opposite_counter_burn"): (True, "000 山东地区: 如果被对家反稍则进对家两倍的贡"),
 }
 """Options the engine sets for a preset though the rule book names them for no preset (§14 says unlisted
 options take the qingdao value).  Each is backed by the seed quoted and documented in docs/rules.md."""

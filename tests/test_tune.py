@@ -49,6 +49,8 @@ def test_a_tiny_run_end_to_end_resumes_and_reloads(tmp_path: Path) -> None:
     lines: list[str] = []
     state = T.tune(out, cfg, generations=1, jobs=1, log=lines.append)
     assert state.generation == 1 and len(state.history) == 1
+    row = state.history[0]
+    assert len(row["scores"]) == len(row["points"]) == 2 and max(row["scores"]) == row["best"]
     assert state.heldout is not None and state.heldout["seed"] == 3 * T.SEED_SPAN + T.HELD_OUT
     assert set(state.heldout) >= {"qingdao", "tournament", "score"}
     assert {p.name for p in out.iterdir()} == {"state.json", "params.json", "es.pkl"}

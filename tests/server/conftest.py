@@ -31,6 +31,10 @@ ROOMY = Limits(
     waiting_per_client=1000,
     tables_per_client=1000,
     tables_per_event=1000,
+    miss_burst=1000,
+    read_burst=1000,
+    ws_per_client=1000,
+    ws_per_table=1000,
     seat_burst=1000,
     auto_burst=1000,
 )

@@ -257,6 +257,7 @@ def test_a_table_whose_deal_ending_move_has_no_record_gets_it_rebuilt_at_restart
     engine = sa.create_engine(db_url)
     with engine.begin() as c:
         c.execute(sa.text("DELETE FROM record_players"))
+        c.execute(sa.text("DELETE FROM record_summaries"))
         c.execute(sa.text("DELETE FROM records"))
         c.execute(sa.text("UPDATE tables SET status = 'open'"))
     engine.dispose()

@@ -292,3 +292,43 @@ def test_a_kept_connection_the_database_dropped_costs_one_try_and_nothing_else(d
         assert [e["state"] for e in store.open_tables()[0].events] == [1, 2, 3]
     finally:
         store.close()
+
+
+def test_records_stored_before_the_summaries_get_theirs(db_url: str) -> None:
+    """Revision 0004 keeps a narrow table of the records' summaries, which the game lists read (never a
+    record's body): the records already stored get theirs."""
+    import sqlalchemy as sa
+    from alembic import command
+    from alembic.config import Config
+
+    from gouji.server.storage import migrate
+
+    store = Store(db_url)
+    try:
+        cfg = Config()
+        cfg.set_main_option("script_location", str(Path(gouji.server.storage.__file__).parent / "migrations"))
+        with store.engine.begin() as conn:
+            cfg.attributes["connection"] = conn
+            command.upgrade(cfg, "0003")
+            conn.execute(
+                sa.text(
+                    "INSERT INTO tables (code, config, owner_hash, status, created_at)"
+                    " VALUES ('OLDSET', '{}', 'owner', 'over', CURRENT_TIMESTAMP)"
+                )
+            )
+            conn.execute(
+                sa.text(
+                    "INSERT INTO records (table_id, kind, deal_index, players, body, created_at)"
+                    " VALUES (1, 'set', NULL, :players, :body, CURRENT_TIMESTAMP)"
+                ),
+                {"players": '[{"seat": 0, "nickname": "ann"}]', "body": '{"totals": [5, -5]}'},
+            )
+            conn.execute(
+                sa.text("INSERT INTO record_players (record_id, nickname, seat, bot) VALUES (1, 'ann', 0, false)")
+            )
+        migrate(store.engine)
+        games = store.player_games("ann")
+        assert [(g["table"], g["kind"], g["totals"]) for g in games] == [("OLDSET", "set", [5, -5])]
+        assert store.table_games("OLDSET") == games
+    finally:
+        store.close()

@@ -6,8 +6,9 @@ name (written out here: importing a bot's module registers nothing); :func:`make
 :func:`play_deal` plays a deal with one bot per seat.  :data:`LEVELS` are the bots offered to people,
 weakest first, with their names in Chinese and English.
 
-The modules import in one direction: :mod:`.base` (the interface) ← the bots (:mod:`.novice`,
-:mod:`.heuristic`, :mod:`.learned`, which builds on the heuristic) ← this registry.
+The interface (:class:`Bot`, :func:`decide`, :func:`play_deal`) is the engine's
+(:mod:`gouji.engine.players`).  The modules import in one direction: the bots (:mod:`.random_bot`,
+:mod:`.novice`, :mod:`.heuristic`, :mod:`.learned`, which builds on the heuristic) ← this registry.
 """
 
 from __future__ import annotations
@@ -15,10 +16,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .base import Bot, RandomBot, decide, play_deal
+from ..engine.players import Bot, decide, play_deal
 from .heuristic import HeuristicBot
 from .learned import LearnedBot
 from .novice import NoviceBot
+from .random_bot import RandomBot
 
 BOTS: dict[str, Callable[[], Bot]] = {
     "random": RandomBot,

@@ -7,13 +7,14 @@ import click
 from .. import __version__
 from .arena import arena
 from .event import event
+from .ladder import ladder
 from .replay import replay
 from .rules import rules
 from .serve import serve
 from .sim import sim
 from .tournament import tournament
 from .train import train
-from .tune import register as register_tune
+from .tune import tune
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -22,6 +23,5 @@ def main() -> None:
     """Shandong Gouji (够级): the rule sets, and a simulator of random deals."""
 
 
-for command in (rules, sim, arena, serve, tournament, replay, event, train):
+for command in (rules, sim, arena, serve, tournament, replay, event, train, tune, ladder):
     main.add_command(command)
-register_tune(main)

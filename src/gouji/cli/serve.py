@@ -50,6 +50,14 @@ import click
     "for the per-client limits.  [default: none: the limits key on the connection's own address]",
 )
 @click.option(
+    "--allowed-origin",
+    "allowed_origin",
+    multiple=True,
+    metavar="URL",
+    help="An origin (https://gouji.example; repeat for more) whose pages may use the server besides the one "
+    "its Host header names (behind a proxy that rewrites Host).  [default: none]",
+)
+@click.option(
     "--writer",
     type=click.Choice(["thread", "process"]),
     default=None,
@@ -65,6 +73,7 @@ def serve(
     ready_seconds: float | None,
     auto_bot: str,
     trusted_proxy: tuple[str, ...],
+    allowed_origin: tuple[str, ...],
     writer: str | None,
 ) -> None:
     """Run the game server: tables of six with bots and people, play over WebSockets, every finished deal
@@ -75,6 +84,7 @@ def serve(
     from ..server import table as table_module
     from ..server.config import check_table_defaults
     from ..server.errors import SettingError
+    from ..server.guard import allowed_origins
     from ..server.serve import run, trusted_proxies
     from ..server.storage import StorageError
 
@@ -87,6 +97,10 @@ def serve(
         trusted_proxies(trusted_proxy)
     except ValueError as e:
         raise click.BadParameter(str(e), param_hint="--trusted-proxy") from None
+    try:
+        allowed_origins(allowed_origin)
+    except ValueError as e:
+        raise click.BadParameter(str(e), param_hint="--allowed-origin") from None
 
     try:
         run(
@@ -97,6 +111,7 @@ def serve(
             bot_delay=bot_delay,
             ready_seconds=ready_seconds,
             trusted_proxy=trusted_proxy,
+            allowed_origin=allowed_origin,
             writer=writer,
         )
     except StorageError as e:

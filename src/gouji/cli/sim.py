@@ -21,6 +21,7 @@ from rich.table import Table
 from ..bots import BOTS, decide, make_bot
 from ..competition.sets import Match
 from ..engine.deal import Deal
+from ..engine.deal.burn import BURN_END_EVENTS
 from ..engine.rules import RuleSet, resolve
 from ..engine.scoring import place_scores
 from ..engine.seats import PLACE_NAMES, SEATS, team
@@ -34,7 +35,7 @@ from .options import (
     write_record,
 )
 
-BURN_RESULTS = ("success", "broken", "countered", "failed", "ended")
+BURN_RESULTS = tuple(BURN_END_EVENTS)
 """How a burn (烧牌) ends, as ``Deal.burns`` records it."""
 TRIBUTE_KINDS = ("men", "shao", "dian", "luo", "sweep")
 SEED_STRIDE = 1_000_003

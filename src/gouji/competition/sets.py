@@ -65,6 +65,7 @@ class Match:
         leader: int | None = None
         tribute: list[Payment] = []
         huiwu: list[int] = []
+        liang_san_from: int | None = None
         if prev is not None:
             result = prev.result()
             leader = result["places"][-1]  # the 大落 leads the next deal
@@ -73,6 +74,9 @@ class Match:
             if sweep is not None and rules.sweep_restart_leader:
                 # 000 大纲: 出现串三户 … 重新开牌由首开牌人的下家进行
                 leader = (result["first_leader"] + 1) % SEATS
+                if rules.first_leader == "liang_san":
+                    # 001 青岛 上班: 首次开牌或重新开牌后 … 亮3 — dealt from that seat, 亮3 / 顶班 decides
+                    leader, liang_san_from = None, leader
             if sweep is not None and rules.huiwu:
                 if self.sweep_streak() >= 3:
                     # 001 章丘: 连续3盘后重新开始，即第四盘以新游戏开始 — as a first deal: no tribute, no 汇5
@@ -80,7 +84,14 @@ class Match:
                 else:
                     huiwu = [s for s in range(SEATS) if team(s) != sweep]  # 输的一方可以汇5
         self.deals.append(
-            Deal.new(rules, seed=self.deal_seed(len(self.deals)), leader=leader, tribute=tribute, huiwu=huiwu)
+            Deal.new(
+                rules,
+                seed=self.deal_seed(len(self.deals)),
+                leader=leader,
+                tribute=tribute,
+                huiwu=huiwu,
+                liang_san_from=liang_san_from,
+            )
         )
 
     def sweep_streak(self) -> int:

@@ -144,6 +144,10 @@ OPTION_DOCS: dict[str, tuple[str, str]] = {
     # 16.1 play
     "burn_priority": ("Who burns first when several seats want to.", "几个人同时要烧时，谁先烧。"),
     "smother_by": ("Whose beat smothers (闷) a player left with only 3s.", "被谁管住才算被闷。"),
+    "opposite_counter_burn": (
+        "反稍 by the 对家: the burner's 对头 may counter-burn instead of breaking the burn, for a double 烧贡.",
+        "对家反稍：烧牌者的对头可以反烧而不只是解烧，反烧成功吃双倍烧贡。",
+    ),
     "smothered_keeps_head": (
         "憋三留头: a smothered player still counts as there, so their 对头 is not 无头.",
         "憋三留头：被闷的人不算走人，其对头不算无头。",
@@ -321,6 +325,7 @@ OPTION_SECTIONS: dict[str, str] = {
     "base_points": "13",
     "burn_priority": "16.1",
     "smother_by": "16.1",
+    "opposite_counter_burn": "16.1",
     "smothered_keeps_head": "16.1",
     "open_when_opposite_smothered": "16.1",
     "fours_whole": "16.1",

@@ -102,6 +102,9 @@ class RuleSet:
     burn_priority: BurnPriority = "team_first"
     """Who is offered a burn first: the gouji player's team ("team_first") or simply the next seats in turn
     order ("turn_order", 000 第十条: 无联邦烧牌优先，按上下家的顺序顺烧)."""
+    opposite_counter_burn: bool = False
+    """反稍 by the 对家: the burner's 对头 may burn the burner's play instead of breaking the burn (解烧), and if it
+    succeeds the burner pays it the doubled 烧贡 (000 山东地区: 如果被对家反稍则进对家两倍的贡)."""
     failed_burn_third: FailedBurnThird = "sike"
     """Where a third failed burn of a deal is placed: 四科 ("sike") or 三科 ("sanke", 001 枣庄)."""
 
@@ -364,6 +367,7 @@ _PRESETS: dict[str, RuleSet] = {
         buy_order="teammates_first",
         kaidian_needs_four=True,
         fours_whole=True,
+        opposite_counter_burn=True,
         smother_by="opposite_only",
         lao_to_teammate="returnable",
         sweep_keeps_point_tribute=True,

@@ -37,7 +37,7 @@ from dataclasses import asdict, dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
-from ..bots.base import play_deal
+from ..bots import play_deal
 from ..bots.heuristic import DEFAULT, HeuristicBot, Params
 from ..engine.deal import Deal
 from ..engine.rules import resolve
@@ -333,6 +333,8 @@ def tune(
             "average": round(statistics.fmean(scores), 4),
             "sigma": round(state.sigma, 4),
             "seconds": round(seconds, 1),
+            "scores": [round(v, 4) for v in scores],
+            "points": [[round(float(v), 4) for v in x] for x in xs],
         }
         state.history.append(row)
         save(out, state, es)

@@ -28,14 +28,16 @@ WebSocket ``/ws/tables/{code}``: the messages of :mod:`.protocol` (``docs/protoc
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import html
 import json
 import logging
+import math
 import re
 import struct
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
 
 import orjson
@@ -49,19 +51,19 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.protocol import State as WSState
 
-from ..bots import BOTS, levels
 from . import protocol as P
+from .bots_api import bot_routes
 from .config import check_table_defaults
 from .connection import Connection, SendText, WriteNow, token_hash
 from .durability import StoreWriter, Writer
 from .errors import RequestError
+from .guard import Guard, client_of
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
 from .phrases import say
 from .play_socket import PlaySocket
 from .replay_api import STATIC_DIR, replay_routes
 from .storage import open_store
-from .table import auto_bot_name
 from .table_replay import table_replay_routes
 from .tournament_api import tournament_routes
 from .writer_process import ProcessWriter, WriterDied
@@ -81,12 +83,16 @@ def create_app(
     max_tables: int = 2000,
     ready_seconds: float | None = None,
     writer: str = "thread",
+    allowed_origins: Sequence[str] = (),
 ) -> Starlette:
     """The server's ASGI app on ``database_url`` (SQLite or ``postgresql+psycopg://…``).
 
     ``writer``: where the database's transactions run — ``"thread"``, a thread of this process
     (:class:`~gouji.server.durability.Writer`), or ``"process"``, a process of their own
     (:class:`~gouji.server.writer_process.ProcessWriter`, which ``gouji serve`` uses on Linux).
+
+    ``allowed_origins``: origins besides the server's own (its ``Host``) whose pages may send it requests
+    that change something and open its WebSockets (:mod:`.guard`).
 
     ``turn_seconds``, ``bot_delay`` and ``ready_seconds`` (how long the pause between two deals of a set waits
     for the players; None: each table's turn time) are the defaults of tables created without them.
@@ -136,6 +142,7 @@ def create_app(
 
     routes = [
         *replay_routes(),
+        *bot_routes(),
         *table_replay_routes(),
         Route("/api/tables", _handler(_create), methods=["POST"]),
         Route("/api/tables/{code}", _handler(_table), methods=["GET"]),
@@ -145,7 +152,6 @@ def create_app(
         Route("/api/tables/{code}/games", _handler(_table_games), methods=["GET"]),
         Route("/api/players/{nickname}/games", _handler(_player_games), methods=["GET"]),
         Route("/api/records/{record_id:int}", _handler(_record), methods=["GET"]),
-        Route("/api/bots", _handler(_bots), methods=["GET"]),
         *tournament_routes(_handler, _json_body),
         Route("/t/{code}", _link_page, methods=["GET"]),
         WebSocketRoute("/ws/tables/{code}", _websocket),
@@ -153,6 +159,8 @@ def create_app(
     ]
     app = _App(routes=routes, lifespan=lifespan)
     app.state.limits = lim
+    app.state.guard = Guard(lim, allowed_origins)
+    app.state.sockets = SocketCount()
     return app
 
 
@@ -174,6 +182,10 @@ class _App(Starlette):
                 scope["path_params"] = {"code": m["code"]}
                 await _websocket(WebSocket(scope, receive, send), send)
                 return
+        if scope["type"] == "http":  # (every answer through the guard: its checks and security headers)
+            guard: Guard = self.state.guard
+            await guard.http(super().__call__, scope, receive, send)
+            return
         await super().__call__(scope, receive, send)
 
 
@@ -188,7 +200,7 @@ def _handler(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
         try:
             result = await fn(request)
         except RequestError as e:
-            return JSONResponse({"error": e.message}, status_code=e.status)
+            return JSONResponse({"error": e.message}, status_code=e.status, headers=e.headers())
         except SQLAlchemyError as e:
             log.error("%s %s: the database failed: %r", request.method, request.url.path, e)
             return JSONResponse({"error": "the database is unavailable; try again"}, status_code=503)
@@ -242,12 +254,6 @@ async def _create(request: Request) -> Any:
     return out
 
 
-async def _bots(request: Request) -> Any:
-    """The bots a table, match or event may seat (every name of :data:`gouji.bots.BOTS`) and the levels
-    offered to people, weakest first, named in both languages; ``auto`` is the bot that plays on 托管."""
-    return {"levels": levels(), "bots": sorted(BOTS), "auto": auto_bot_name()}
-
-
 async def _table(request: Request) -> Any:
     code = _code(request)
     lobby = _lobby(request)
@@ -256,7 +262,8 @@ async def _table(request: Request) -> Any:
         table = room.public()
         await lobby.writer.drain()  # the state it shows is stored before anyone sees it
         return table
-    info = await lobby.writer.call(lobby.writer.store.table_info, code)
+    await lobby.writer.drain()  # (a table that just left memory: its last change is stored first)
+    info = await lobby.reader.call(None, lobby.writer.store.table_info, code)
     if info is None:
         raise RequestError(404, f"no table {code!r}")
     config = {k: v for k, v in info["config"].items() if k != "seed"}
@@ -278,7 +285,7 @@ async def _close(request: Request) -> Any:
 async def _table_games(request: Request) -> Any:
     lobby = _lobby(request)
     code = _code(request)
-    games = await lobby.writer.call(lobby.writer.store.table_games, code)
+    games = await lobby.reader.call(_client(request), lobby.writer.store.table_games, code)
     if games is None:
         raise RequestError(404, f"no table {code!r}")
     return {"table": code, "games": games}
@@ -289,7 +296,7 @@ async def _player_games(request: Request) -> Any:
     nickname = request.path_params["nickname"]
     if len(nickname) > MAX_PATH_NICKNAME:
         return {"nickname": nickname[:MAX_PATH_NICKNAME], "games": []}
-    games = await lobby.writer.call(lobby.writer.store.player_games, nickname)
+    games = await lobby.reader.call(_client(request), lobby.writer.store.player_games, nickname)
     return {"nickname": nickname, "games": games}
 
 
@@ -298,7 +305,7 @@ async def _record(request: Request) -> Any:
     record_id = request.path_params["record_id"]
     if not 1 <= record_id <= MAX_RECORD_ID:
         raise RequestError(404, "no such record")
-    found = await lobby.writer.call(lobby.writer.store.record_with_status, record_id)
+    found = await lobby.reader.call(_client(request), lobby.writer.store.record_with_status, record_id)
     if found is None:
         raise RequestError(404, "no such record")
     body, status = found
@@ -391,7 +398,70 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
     socket (:meth:`_Play.direct`) rather than through this task."""
     lobby: Lobby = ws.app.state.lobby
     lim: Limits = ws.app.state.limits
+    guard: Guard = ws.app.state.guard
     code = ws.path_params["code"].upper()
+    client = client_of(ws.scope)
+    why = guard.cross_site(ws.scope)
+    if why is not None:
+        await _deny(ws, 403, why)
+        return
+    wait = guard.blocked(client)
+    if wait > 0:
+        await _deny(ws, 429, "too many requests for things that do not exist: wait", wait)
+        return
+    sockets: SocketCount = ws.app.state.sockets
+    why = sockets.refuse(client, code, lim)
+    if why is not None:
+        await _deny(ws, 429, why)
+        return
+    sockets.opened(client, code)
+    try:
+        await _play_socket(ws, raw_send, lobby, lim, guard, code, client)
+    finally:
+        sockets.closed(client, code)
+
+
+async def _deny(ws: WebSocket, status: int, message: str, retry_after: float | None = None) -> None:
+    """Refuse a WebSocket upgrade with an HTTP answer (``status``, the JSON error), where the server can send
+    one; else close it before it opens (Uvicorn answers 403)."""
+    headers = {"retry-after": str(max(1, math.ceil(retry_after)))} if retry_after is not None else None
+    if "websocket.http.response" in ws.scope.get("extensions", {}):
+        await ws.send_denial_response(JSONResponse({"error": message}, status, headers=headers))
+    else:  # pragma: no cover - Uvicorn's WebSocket protocols have the extension
+        await ws.close(1008)
+
+
+class SocketCount:
+    """The WebSocket connections open per client address and per table (by the code in its path): only those
+    open are kept, so both maps are bounded by the connections."""
+
+    def __init__(self) -> None:
+        self.by_client: collections.Counter[str] = collections.Counter()
+        self.by_table: collections.Counter[str] = collections.Counter()
+
+    def refuse(self, client: str, code: str, lim: Limits) -> str | None:
+        """Why one more connection is refused (None: it is not)."""
+        if self.by_client[client] >= lim.ws_per_client:
+            return f"too many connections from your address (at most {lim.ws_per_client} at once)"
+        if self.by_table[code] >= lim.ws_per_table:
+            return f"too many connections to this table (at most {lim.ws_per_table} at once)"
+        return None
+
+    def opened(self, client: str, code: str) -> None:
+        self.by_client[client] += 1
+        self.by_table[code] += 1
+
+    def closed(self, client: str, code: str) -> None:
+        for counter, key in ((self.by_client, client), (self.by_table, code)):
+            counter[key] -= 1
+            if counter[key] <= 0:
+                del counter[key]
+
+
+async def _play_socket(
+    ws: WebSocket, raw_send: Send | None, lobby: Lobby, lim: Limits, guard: Guard, code: str, client: str
+) -> None:
+    """The WebSocket of play, once the upgrade is let in (:func:`_websocket`)."""
     await ws.accept()
     send, write_now = (ws.send_text, None) if raw_send is None else _text_sender(raw_send)
     conn = Connection(limit=lim.queue, send=send, write_now=write_now)
@@ -416,6 +486,7 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
             try:
                 msg = play.parse(raw)
                 if msg.type == "hello" and not conn.ready and code not in lobby.rooms:
+                    guard.missed(client)
                     raise await _no_room(lobby, code, msg.id)
                 play.handle(msg)
             except P.ProtocolError as e:
@@ -513,7 +584,7 @@ async def _no_room(lobby: Lobby, code: str, ref: str | None) -> P.ProtocolError:
     info = None
     if len(code) <= MAX_CODE_CHARS:
         try:
-            info = await lobby.writer.call(lobby.writer.store.table_info, code)
+            info = await lobby.reader.call(None, lobby.writer.store.table_info, code)
         except SQLAlchemyError:
             info = None
     if info is not None and info["status"] == "over":

@@ -331,18 +331,19 @@ def scoresheet(t: Tournament, over: bool) -> dict[str, Any]:
     }
 
 
-async def match_view(lobby: Lobby, code: str) -> dict[str, Any]:
-    """``GET /api/matches/{code}``: a match in memory, or a finished one from its stored record."""
+async def match_view(lobby: Lobby, code: str, client: str | None = None) -> dict[str, Any]:
+    """``GET /api/matches/{code}``: a match in memory, or a finished one from its stored record (a read of
+    ``client``'s, :mod:`.reads`)."""
     hall = lobby.matches.get(code.upper())
     if hall is not None:
         return hall.public()
     store = lobby.writer.store
-    info = await lobby.writer.call(store.table_info, code.upper())
+    info = await lobby.reader.call(None, store.table_info, code.upper())
     if info is None or info["config"].get("kind") != MATCH_KIND or info["status"] != "over":
         raise RequestError(404, f"no match {code!r}")
-    games = await lobby.writer.call(store.table_games, info["code"])
+    games = await lobby.reader.call(client, store.table_games, info["code"])
     final = [g for g in games or [] if g["kind"] == MATCH_KIND and g["deal"] is None]
-    body = await lobby.writer.call(store.record, final[-1]["id"]) if final else None
+    body = await lobby.reader.call(None, store.record, final[-1]["id"]) if final else None
     if body is None:
         raise RequestError(404, f"match {code!r} has no stored record")
     played = Tournament.from_record(body)

@@ -3,14 +3,24 @@ and :class:`SettingError`, a server setting it cannot start with."""
 
 from __future__ import annotations
 
+import math
+
 
 class RequestError(ValueError):
     """A request the lobby refuses: ``status`` is the HTTP status to answer with."""
 
-    def __init__(self, status: int, message: str) -> None:
+    def __init__(self, status: int, message: str, retry_after: float | None = None) -> None:
         super().__init__(message)
         self.status = status
         self.message = message
+        self.retry_after = retry_after
+        """Seconds to wait before asking again (a 429's ``Retry-After``), when known."""
+
+    def headers(self) -> dict[str, str] | None:
+        """The answer's headers: ``Retry-After`` when the wait is known."""
+        if self.retry_after is None:
+            return None
+        return {"retry-after": str(max(1, math.ceil(self.retry_after)))}
 
 
 class SettingError(ValueError):

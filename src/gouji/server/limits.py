@@ -25,6 +25,10 @@ MAX_JSON_DEPTH = 8
 """The deepest a request body's JSON may nest (the deepest request, a match's ``bots``, nests 3 levels)."""
 
 
+WHOLE_LIMITS = ("queue", "waiting_per_client", "tables_per_client", "tables_per_event", "ws_per_client", "ws_per_table")
+"""The limits that are counts (integers); the others are rates, bursts and times."""
+
+
 @dataclass(frozen=True)
 class Limits:
     """The server's limits.
@@ -40,6 +44,13 @@ class Limits:
     ``tables_per_client`` that may be open (waiting or in play); ``seat_rate``/``seat_burst``,
     HTTP joins and leaves per second (and the same per seat of a table).  Per seat: ``auto_rate``/
     ``auto_burst``, 托管 switches per second.
+
+    Per client, too: ``read_rate``/``read_burst``, reads of storage (game lists, records, replays) per
+    second (:mod:`.reads`); ``miss_rate``/``miss_burst``, lookups of things that do not exist (a table's, match's,
+    event's or team's code, a record's id) per second — past them every lookup is refused for a while
+    (:mod:`.guard`); ``ws_per_client``, WebSocket connections open at once.
+
+    Per table: ``ws_per_table``, WebSocket connections open at once.
 
     Per event: ``tables_per_event``, tables of its matches open at once.
 
@@ -58,6 +69,12 @@ class Limits:
     waiting_per_client: int = 10
     tables_per_client: int = 20
     tables_per_event: int = 16
+    read_rate: float = 2.0
+    read_burst: float = 20.0
+    miss_rate: float = 1.0
+    miss_burst: float = 30.0
+    ws_per_client: int = 32
+    ws_per_table: int = 64
     seat_rate: float = 0.5
     seat_burst: float = 10.0
     auto_rate: float = 0.5
@@ -69,7 +86,7 @@ class Limits:
         """Refuse limits that would break the server (a rate of NaN or below 0 lets nothing through, or
         everything; a burst below 1 refuses every message): a :class:`~.errors.SettingError` naming the field."""
         for name, value in vars(self).items():
-            whole = name in ("queue", "waiting_per_client", "tables_per_client", "tables_per_event")
+            whole = name in WHOLE_LIMITS
             if isinstance(value, bool) or not isinstance(value, int if whole else int | float):
                 raise SettingError(name, f"must be {'an integer' if whole else 'a number'}, not {value!r}")
             if name == "over_seconds":
@@ -124,6 +141,14 @@ class PerClient:
             self._buckets.move_to_end(key)
         return bucket.take()
 
+    def wait(self, key: object) -> float:
+        """Seconds until ``key`` has a token (0: it has one now); asks without spending or keeping anything."""
+        bucket = self._buckets.get(key)
+        if bucket is None:
+            return 0.0
+        tokens = min(self.burst, bucket.tokens + (time.monotonic() - bucket.at) * self.rate)
+        return 0.0 if tokens >= 1 else (1 - tokens) / self.rate
+
     def forget(self, key: object) -> None:
         """Drop ``key``'s bucket (what it named is gone)."""
         self._buckets.pop(key, None)
@@ -145,12 +170,17 @@ async def read_capped(request: Request, limit: int) -> bytes | None:
 
 async def read_json(request: Request, limit: int = MAX_BODY_BYTES) -> dict[str, Any]:
     """A request's JSON body, an object ({} when the body is empty), read as it streams in (:func:`read_capped`);
-    :class:`~.errors.RequestError` for a body past ``limit`` bytes (413), one that is not JSON, nests deeper
+    :class:`~.errors.RequestError` for a body past ``limit`` bytes (413), one not sent as
+    ``application/json`` (415: a content type, or a body, of any other type), one that is not JSON, nests deeper
     than :data:`MAX_JSON_DEPTH` or is not an object (400).  The one reader of every JSON body the server
     takes."""
     raw = await read_capped(request, limit)
     if raw is None:
         raise RequestError(413, f"a request body is at most {limit} bytes")
+    kind = request.headers.get("content-type")
+    if (raw or kind is not None) and (kind or "").split(";")[0].strip().lower() != "application/json":
+        # (a browser sends a form's or text/plain body to another site without asking it first)
+        raise RequestError(415, "a request body is JSON, sent with Content-Type: application/json")
     if not raw:
         return {}
     try:

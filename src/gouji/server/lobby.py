@@ -26,6 +26,7 @@ from .connection import token_hash
 from .durability import StoreWriter
 from .errors import RequestError
 from .limits import Limits, PerClient
+from .reads import Reader
 from .storage import Op, RecordOp, StatusOp, StoredTable
 from .table import Room, new_token
 
@@ -60,6 +61,8 @@ class Lobby:
     ) -> None:
         self.writer = writer
         self.limits = lim = limits or Limits()
+        self.reader = Reader(writer.store, lim)
+        """The reads of the HTTP API, on connections of their own (:mod:`.reads`)."""
         self._creates = PerClient(lim.create_rate, lim.create_burst)
         self._seat_moves = PerClient(lim.seat_rate, lim.seat_burst)
         self._creator: dict[str, str] = {}
@@ -372,3 +375,4 @@ class Lobby:
             self._sweeper = None
         for room in self.rooms.values():
             room.shut("server restart")
+        self.reader.close()

@@ -15,6 +15,7 @@ import uvicorn
 from .app import WRITERS, create_app
 from .config import check_table_defaults
 from .errors import SettingError
+from .guard import allowed_origins
 from .limits import Limits
 from .play_socket import PlaySocket
 from .storage import StorageError, open_store
@@ -95,6 +96,7 @@ def run(
     trusted_proxy: Sequence[str] = (),
     writer: str | None = None,
     max_tables: int = 2000,
+    allowed_origin: Sequence[str] = (),
 ) -> None:
     """Serve until interrupted.  ``trusted_proxy``: the reverse proxies (addresses or networks) whose
     ``X-Forwarded-For`` names the client, for the per-client limits (:func:`proxy_options`).  ``writer``:
@@ -111,6 +113,7 @@ def run(
         limits=limits,
         writer=writer or DEFAULT_WRITER,
         max_tables=max_tables,
+        allowed_origins=allowed_origin,
     )
     tune_interpreter()
     uvicorn.run(
@@ -172,6 +175,24 @@ def main(argv: list[str] | None = None) -> None:
         help="a reverse proxy (address or network) whose X-Forwarded-For names the client (per-client limits)",
     )
     parser.add_argument(
+        "--allowed-origin",
+        action="extend",
+        nargs="+",
+        default=[],
+        metavar="URL",
+        help="an origin (https://gouji.example) whose pages may use the server, besides the one its Host names",
+    )
+    parser.add_argument(
+        "--miss-rate", type=float, default=Limits.miss_rate, help="lookups of codes that do not exist per second"
+    )
+    parser.add_argument("--miss-burst", type=float, default=Limits.miss_burst)
+    parser.add_argument(
+        "--ws-per-client", type=int, default=Limits.ws_per_client, help="WebSocket connections per client at once"
+    )
+    parser.add_argument(
+        "--ws-per-table", type=int, default=Limits.ws_per_table, help="WebSocket connections per table at once"
+    )
+    parser.add_argument(
         "--writer", choices=WRITERS, default=DEFAULT_WRITER, help="where the database's transactions run"
     )
     parser.add_argument("--log-level", default="info")
@@ -188,6 +209,10 @@ def main(argv: list[str] | None = None) -> None:
             waiting_per_client=args.waiting_per_client,
             tables_per_client=args.tables_per_client,
             tables_per_event=args.tables_per_event,
+            miss_rate=args.miss_rate,
+            miss_burst=args.miss_burst,
+            ws_per_client=args.ws_per_client,
+            ws_per_table=args.ws_per_table,
             seat_rate=args.seat_rate,
             seat_burst=args.seat_burst,
             waiting_seconds=args.waiting_seconds,
@@ -200,6 +225,10 @@ def main(argv: list[str] | None = None) -> None:
         trusted_proxies(args.trusted_proxy)
     except ValueError as e:
         parser.error(f"--trusted-proxy: {e}")
+    try:
+        allowed_origins(args.allowed_origin)
+    except ValueError as e:
+        parser.error(f"--allowed-origin: {e}")
     try:
         run(
             args.host,
@@ -214,6 +243,7 @@ def main(argv: list[str] | None = None) -> None:
             trusted_proxy=args.trusted_proxy,
             writer=args.writer,
             max_tables=args.max_tables,
+            allowed_origin=args.allowed_origin,
         )
     except StorageError as e:
         parser.exit(2, f"{parser.prog}: {e}\n")

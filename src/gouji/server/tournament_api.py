@@ -52,7 +52,7 @@ def tournament_routes(
         return out
 
     async def match_(request: Request) -> Any:
-        return await match_view(_lobby(request), request.path_params["code"])
+        return await match_view(_lobby(request), request.path_params["code"], _client(request))
 
     async def join_team_(request: Request) -> Any:
         code = request.path_params["code"]

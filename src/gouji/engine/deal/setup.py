@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import Any, Final, Protocol
 
 from .. import cards as C
 from ..actions import (
@@ -40,10 +40,9 @@ from ..actions import (
     Return,
 )
 from ..plays import Play
+from ..rules import RuleSet
 from ..seats import NO_THREE, REVOLTED, SEATS, opposite
-
-if TYPE_CHECKING:
-    from .state import Deal
+from ..tribute import Payment
 
 # Phases
 TRIBUTE_RETURN = "tribute_return"
@@ -73,6 +72,43 @@ FIVE = C.RANK_INDEX["5"]
 MAX_VOIDS = 200
 """Void deals in a row, dealt again without anyone deciding, before the deck is judged unplayable."""
 
+START_PLAY: Final = -1
+"""What :meth:`Setup.advance` returns when every phase is done: play starts."""
+VOID: Final = -2
+"""What :meth:`Setup.advance` returns when the deal is void (two revolutions, two 冲点): deal it again."""
+
+
+class SetupTable(Protocol):
+    """What the before-play phases read and change of the deal they run in (:class:`gouji.engine.deal.Deal`
+    is one): its public facts and hands, its log, and three steps the deal takes itself."""
+
+    rules: RuleSet
+    first_leader: int
+    phase: str
+    hands: list[list[int]]
+    events: list[dict[str, Any]]
+    status: list[str]
+    in_play: list[bool]
+    tribute: list[Payment]
+    tribute_paid: list[dict[str, Any]]
+    huiwu: list[int]
+    revolted: list[int]
+    revealed: dict[int, str]
+    no_three: list[int]
+    buys: list[dict[str, Any]]
+    declared: list[bool]
+    yaotou_choice: dict[int, str]
+    yaotou_left: list[int]
+
+    def hand(self, seat: int) -> str: ...
+
+    def discard(self, seat: int, rank: int) -> int: ...
+
+    def self_open(self, s: int) -> None: ...
+
+    def begin_chongdian(self, s: int) -> None: ...
+
+
 _WHAT = {
     BUY_FOUR_PHASE: "buying a 4 (买四)",
     REVOLUTION: "revolution (革命)",
@@ -91,7 +127,7 @@ class Setup:
 
     __slots__ = ("chongdian", "deal", "givebacks", "queue", "returns", "step", "steps", "voids")
 
-    def __init__(self, deal: Deal) -> None:
+    def __init__(self, deal: SetupTable) -> None:
         self.deal = deal
         self.step = 0
         """Index of the next automatic step in :attr:`steps`."""
@@ -119,28 +155,25 @@ class Setup:
 
     # ------------------------------------------------------------------ running
 
-    def advance(self) -> None:
-        """Run automatic steps until a seat must decide (it becomes ``to_act``) or play starts; two
-        revolutions void the deal and it is dealt again, in a loop (never by recursion)."""
+    def advance(self) -> int:
+        """Run automatic steps until a seat must decide (returns it), play starts (:data:`START_PLAY`) or the
+        deal is void (:data:`VOID`: two revolutions or two 冲点; the deal is dealt again and :meth:`restart`)."""
         d = self.deal
-        d._legal = None
         steps = self.steps
         while True:
             if len(d.revolted) >= 2 or len(self.chongdian) >= 2:
-                self._void()
-                continue
+                return VOID
             if self.queue:
                 break
             if self.step >= len(steps):
-                d._start_play()
-                return
+                return START_PLAY
             self.step += 1
             steps[self.step - 1]()
         self.voids = 0
-        d.to_act = self.queue[0]
+        return self.queue[0]
 
     def act(self, s: int, a: Action) -> None:
-        """Seat ``s`` takes the legal setup action ``a``."""
+        """Seat ``s`` takes the legal setup action ``a``; the deal then calls :meth:`advance`."""
         d = self.deal
         self.queue.pop(0)
         if a is PASS:  # most setup decisions decline
@@ -169,16 +202,13 @@ class Setup:
                 d.hands[payer][r] += n
             d.events.append({"type": "tribute_giveback", "from": s, "to": payer, "cards": cards})
         elif a is HUIWU:
-            n = d.hands[s][FIVE]
-            d.hands[s][FIVE] = 0
-            d._played[FIVE] += n
+            n = d.discard(s, FIVE)
             d.events.append({"type": "huiwu", "seat": s, "cards": "5" * n})
         elif a is CHONGDIAN:
             self.chongdian.append(s)
             d.events.append({"type": "chongdian", "seat": s})
         elif a is SELFOPEN:
             d.self_open(s)
-        self.advance()
 
     def _ask(self, phase: str, seats: Sequence[int]) -> None:
         self.deal.phase = phase
@@ -285,7 +315,7 @@ class Setup:
     def _xuandian(self) -> None:
         d = self.deal
         if self.chongdian:
-            d._begin_chongdian(self.chongdian[0])
+            d.begin_chongdian(self.chongdian[0])
         if d.rules.xuandian:
             out = d.revolted + d.no_three  # a declaration about an absent player means nothing
             skip = set(out) | {opposite(s) for s in out}
@@ -307,21 +337,17 @@ class Setup:
         d.revealed[s] = d.hand(s)
         d.events.append({"type": "revolution", "seat": s, "hand": d.hand(s)})
 
-    def _void(self) -> None:
-        """Two or more revolutions void the deal (流局): deal again from the same generator, and start
-        every phase over (tribute is paid again from the new hands)."""
-        d = self.deal
+    def count_void(self) -> None:
+        """One more void deal in a row; after :data:`MAX_VOIDS` the deck is judged unplayable."""
         self.voids += 1
         if self.voids > MAX_VOIDS:
             raise ValueError(
                 f"{MAX_VOIDS} deals in a row were void (two or more revolutions): "
                 "this deck and these rules cannot give a playable deal"
             )
-        rng = d._rng
-        assert rng is not None, "revolutions only happen in deals with setup phases"
-        hands = C.deal_hands(d._deck, SEATS, d.first_leader, rng)
-        d.events.append({"type": "void", "revolted": list(d.revolted), "hands": [C.format_counts(h) for h in hands]})
-        d._redeal(hands)
+
+    def restart(self) -> None:
+        """The deal was dealt again (void): every phase starts over."""
         self.step = 0
         self.queue = []
         self.returns = []

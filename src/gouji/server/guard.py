@@ -1,0 +1,181 @@
+"""The server's door: what every HTTP request and WebSocket upgrade goes through before the app sees it.
+
+- **Security headers** on every HTTP answer (:data:`SECURITY_HEADERS`): a strict Content Security Policy
+  (``default-src 'self'``, no framing), no referrer sent elsewhere, no content-type sniffing — the seat and
+  organiser tokens live in the browser's storage, so no script but the server's own may run on its pages.
+- **Same origin** (:meth:`Guard.cross_site`): a request that changes something (any method but ``GET``,
+  ``HEAD``, ``OPTIONS``) and every WebSocket upgrade whose ``Origin`` header names another site is refused
+  (403) — a hostile page cannot make its visitors' browsers create tables or take seats.  A request without
+  ``Origin`` (not a browser's, or a same-origin ``GET``) is let through: the header is a browser's promise,
+  and any other client could send what it likes anyway.  The server's own origin is the one its ``Host``
+  header names; behind a proxy that rewrites ``Host``, ``gouji serve --allowed-origin`` names the public one.
+- **Code guessing** (:meth:`Guard.missed`): each client (its address, as for every per-client limit) may
+  miss — ask for a table, match, event, team or record that does not exist (a 404, or a WebSocket ``hello``
+  naming no table) — ``miss_burst`` times, then ``miss_rate`` times a second; once it has no miss left,
+  every lookup it makes is refused (429, ``Retry-After``) until it has one again, so an answer never tells a
+  guess that hit from one that missed.  Play on an open connection is never slowed.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from urllib.parse import urlsplit
+
+import orjson
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from .limits import Limits, PerClient
+
+CSP = (
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+    "font-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+"""The pages' Content Security Policy: everything from the server itself, nothing inline, never framed."""
+
+SECURITY_HEADERS: list[tuple[bytes, bytes]] = [
+    (b"content-security-policy", CSP.encode()),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+    (b"cross-origin-opener-policy", b"same-origin"),
+]
+"""Sent with every HTTP answer (``X-Frame-Options`` for browsers older than ``frame-ancestors``)."""
+
+SAFE_METHODS = frozenset({"GET", "HEAD", "OPTIONS"})
+
+LOOKUP_PREFIXES = ("/api/", "/t/", "/ws/")
+"""The paths that look something up by a code or an id (the static files at ``/`` do not)."""
+
+DEFAULT_PORTS = {"http": 80, "https": 443, "ws": 80, "wss": 443}
+
+
+def origin_of(value: str) -> tuple[str, str, int] | None:
+    """An origin (``https://host[:port]``) as (scheme, lower-cased host, port); None if it is not one."""
+    try:
+        parts = urlsplit(value.strip())
+        port = parts.port
+    except ValueError:
+        return None
+    scheme, host = parts.scheme.lower(), (parts.hostname or "").lower()
+    if scheme not in DEFAULT_PORTS or not host or parts.path not in ("", "/") or parts.query or parts.username:
+        return None
+    return scheme, host, port if port is not None else DEFAULT_PORTS[scheme]
+
+
+def allowed_origins(values: Sequence[str]) -> list[tuple[str, str, int]]:
+    """The ``--allowed-origin`` values (``https://gouji.example``; several comma-separated) as origins;
+    ValueError naming a value that is not one."""
+    out = []
+    for value in values:
+        for item in (v.strip() for v in value.split(",")):
+            origin = origin_of(item)
+            if origin is None:
+                raise ValueError(f"{item!r} is not an origin (e.g. https://gouji.example or http://host:8000)")
+            out.append(origin)
+    return out
+
+
+def _header(scope: Scope, name: bytes) -> str | None:
+    for k, v in scope.get("headers", ()):
+        if k == name:
+            return str(v.decode("latin-1"))
+    return None
+
+
+def client_of(scope: Scope) -> str:
+    """The client's address (Uvicorn put a trusted proxy's ``X-Forwarded-For`` there already)."""
+    client = scope.get("client")
+    return str(client[0]) if client else ""
+
+
+class Guard:
+    """The checks of :mod:`.guard`, shared by the HTTP wrapper (:meth:`wrap`) and the WebSocket endpoint."""
+
+    def __init__(self, limits: Limits, origins: Sequence[str] = ()) -> None:
+        self.origins = allowed_origins(origins)
+        self.misses = PerClient(limits.miss_rate, limits.miss_burst)
+
+    # ------------------------------------------------------------------ same origin
+
+    def cross_site(self, scope: Scope) -> str | None:
+        """Why a request (or an upgrade) from another site is refused; None if it comes from this one, or
+        names no origin."""
+        raw = _header(scope, b"origin")
+        if raw is None:
+            return None
+        origin = origin_of(raw)
+        if origin is not None and (origin in self.origins or self._same_host(scope, origin)):
+            return None
+        return f"cross-site request refused: Origin {raw[:100]!r} is not this server's"
+
+    @staticmethod
+    def _same_host(scope: Scope, origin: tuple[str, str, int]) -> bool:
+        """Whether ``origin`` is the host the request was sent to (its ``Host`` header; without a port, the
+        default port of the origin's scheme)."""
+        host = (_header(scope, b"host") or "").strip().lower()
+        if host.startswith("["):  # an IPv6 address: [::1]:8000
+            end = host.find("]")
+            name, rest = host[1:end], host[end + 1 :]
+            port = rest[1:] if rest.startswith(":") else ""
+        elif host.count(":") == 1:
+            name, port = host.split(":")
+        else:
+            name, port = host, ""
+        o_scheme, o_host, o_port = origin
+        if not name or name != o_host:
+            return False
+        return int(port) == o_port if port.isdigit() else not port and o_port == DEFAULT_PORTS[o_scheme]
+
+    # ------------------------------------------------------------------ code guessing
+
+    def blocked(self, client: str) -> float:
+        """Seconds until ``client`` may look a code up again (0: now)."""
+        return self.misses.wait(client)
+
+    def missed(self, client: str) -> None:
+        """``client`` asked for something that does not exist."""
+        self.misses.take(client)
+
+    # ------------------------------------------------------------------ the HTTP wrapper
+
+    async def http(self, app: ASGIApp, scope: Scope, receive: Receive, send: Send) -> None:
+        """Run an HTTP request through the checks, then ``app``; every answer gets the security headers."""
+
+        async def send_secured(message: Message) -> None:
+            if message["type"] == "http.response.start":
+                message["headers"] = [*message.get("headers", ()), *SECURITY_HEADERS]
+            await send(message)
+
+        method, path = scope["method"], scope["path"]
+        if method not in SAFE_METHODS and (why := self.cross_site(scope)) is not None:
+            await _refuse(send_secured, 403, why)
+            return
+        if not path.startswith(LOOKUP_PREFIXES):
+            await app(scope, receive, send_secured)
+            return
+        client = client_of(scope)
+        wait = self.blocked(client)
+        if wait > 0:
+            await _refuse(send_secured, 429, "too many requests for things that do not exist: wait", wait)
+            return
+        status = 0
+
+        async def send_counted(message: Message) -> None:
+            nonlocal status
+            if message["type"] == "http.response.start":
+                status = message["status"]
+            await send_secured(message)
+
+        await app(scope, receive, send_counted)
+        if status == 404:
+            self.missed(client)
+
+
+async def _refuse(send: Send, status: int, message: str, retry_after: float | None = None) -> None:
+    body = orjson.dumps({"error": message})
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]
+    if retry_after is not None:
+        headers.append((b"retry-after", str(max(1, math.ceil(retry_after))).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
