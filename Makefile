@@ -8,7 +8,7 @@ PIN := -c constraints.txt
 BASE := $(VENV)/.installed-base-$(SUM)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: run sim test chromium node js lint typecheck unit bench bench-bots bench-arena bench-server bench-table bench-receive install \
+.PHONY: run sim test chromium node js lint typecheck unit bench bench-bots bench-arena bench-server bench-table bench-table-pace bench-receive install \
 	constraints
 
 run: $(BASE)  ## install, then start the web table on http://127.0.0.1:8000 (Ctrl-C stops it)
@@ -82,6 +82,9 @@ bench-server: $(STAMP)  ## 100 tables of six bot clients on SQLite and PostgreSQ
 
 bench-table: $(STAMP)  ## what a move costs the table code in process (with valgrind: instructions a move too)
 	$(BIN)/python benchmarks/bench_table.py $$(command -v valgrind >/dev/null && echo --instructions)
+
+bench-table-pace: $(STAMP)  ## a person answering in 1.5 s plays a deal of each preset at 正常 against five bots
+	$(BIN)/python benchmarks/bench_table_pace.py
 
 bench-receive: $(STAMP)  ## what a client's message costs the way in: the server's framing and the library's parser
 	$(BIN)/python benchmarks/bench_receive.py

@@ -47,6 +47,11 @@ def test_a_duplicate_match_of_two_people_and_ten_bots_runs_to_its_result(new_pag
     org.select_option("#dup_timer", "")
     org.select_option("#dup_speed", "0")
     org.click("#match-form details summary")
+    # who plays, in one choice: one person a table (East's, seat 1 and seat 2), bots for the rest
+    org.select_option("#dup-who", "one_per_table")
+    chosen = org.eval_on_selector_all("[id^='dup-seat-']", "els => els.map(e => [e.id, e.value])")
+    assert [i for i, v in chosen if v == ""] == ["dup-seat-0-0", "dup-seat-1-1"], chosen
+    assert all(v == "heuristic" for i, v in chosen if i not in ("dup-seat-0-0", "dup-seat-1-1"))
     for table in (0, 1):
         for seat in range(6):
             person = (table, seat) in ((0, 0), (1, 1))  # both people are team East's; East's bots are random
@@ -67,6 +72,16 @@ def test_a_duplicate_match_of_two_people_and_ten_bots_runs_to_its_result(new_pag
     assert (t1, t2) == (hall.tables[0].code, hall.tables[1].code)
     assert ann.evaluate("window.gouji.view.seat") == 0 and bob.evaluate("window.gouji.view.seat") == 1
     assert "East" in ann.inner_text("#dup-banner")
+    # both tables label the sides by the teams sitting there, each team in its colour at both tables: East
+    # (red) holds the even seats at table 1 and the odd ones at table 2
+    for page, east_seat in ((ann, 0), (bob, 1)):
+        page.wait_for_selector(".table-bar .score")
+        score = page.inner_text(".table-bar .score")
+        assert "East" in score and "West" in score and "红方" not in score, score
+        colour = page.eval_on_selector(
+            f".seat[data-seat='{east_seat}'] .avatar", "e => getComputedStyle(e).backgroundColor"
+        )
+        assert colour == "rgb(226, 87, 76)", (east_seat, colour)  # --red
 
     # Ann plays a few turns, then lets 托管 finish her deal; Bob does nothing: Ann's table waits for his
     play_a_few(ann, 3)

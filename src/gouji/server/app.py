@@ -58,9 +58,11 @@ from .errors import RequestError
 from .guard import Guard, SocketCount, client_of, deny_upgrade
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
+from .phrases import say
 from .play_socket import PlaySocket
 from .replay_api import STATIC_DIR, replay_routes
 from .storage import open_store
+from .table_replay import table_replay_routes
 from .tournament_api import tournament_routes
 from .writer_process import ProcessWriter, WriterDied
 
@@ -139,6 +141,7 @@ def create_app(
     routes = [
         *replay_routes(),
         *bot_routes(),
+        *table_replay_routes(),
         Route("/api/tables", _handler(_create), methods=["POST"]),
         Route("/api/tables/{code}", _handler(_table), methods=["GET"]),
         Route("/api/tables/{code}/join", _handler(_join), methods=["POST"]),
@@ -581,3 +584,5 @@ def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage) -> 
         room.set_prefs(conn, msg)
     elif msg.type == "ready":
         room.mark_ready(conn, msg)
+    elif msg.type == "say":
+        say(room, conn, msg)

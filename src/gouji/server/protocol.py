@@ -31,8 +31,8 @@ MAX_ID_CHARS = 64
 MAX_COUNTER = 2**53 - 1
 """The largest state or decision number a client may send (what a JavaScript number holds exactly)."""
 
-CLIENT_TYPES = ("hello", "act", "auto", "ready", "sync", "ping", "prefs")
-SERVER_TYPES = ("welcome", "state", "error", "pong", "closed")
+CLIENT_TYPES = ("hello", "act", "auto", "ready", "sync", "ping", "prefs", "say")
+SERVER_TYPES = ("welcome", "state", "error", "pong", "closed", "said")
 
 # Error codes (``error.code``): what went wrong, for a program; ``error.message`` says it for a person.
 TOO_LARGE = "too_large"  # the message is longer than MAX_MESSAGE_BYTES
@@ -158,6 +158,10 @@ def parse_client(text: str | bytes) -> ClientMessage:
     if kind == "ready":
         token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
         return ClientMessage("ready", id=ref, token=token)
+    if kind == "say":  # a quick phrase (server/phrases.py): its id in `action`
+        phrase = _str_field(msg, "phrase", 32, ref, required=True)
+        token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
+        return ClientMessage("say", id=ref, token=token, action=phrase)
     return ClientMessage(kind, id=ref)
 
 

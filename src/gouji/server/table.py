@@ -50,9 +50,22 @@ SAMPLE_SIZE = 16
 FOLD_LIMIT = 16
 """Windows whose answers are all given and whose masking time is nil resolve as soon as they open, in the
 frame of the change before them — up to this many in a row (the rest through the window's task)."""
+PASS_PACE = 0.25
+"""A window over bots' seats alone (and people's on 托管) whose answers are all passes — 要不起, 不烧 — resolves
+after this share of the masking time (0.2 s at 正常's 0.8 s), and the passes right after it at once (a run of
+passes is one beat): the table does not hold every pass as long as a play.  The time depends on the answers
+alone, which the frame shows at that moment, and a bot's forced pass and its chosen one take the same; a
+window over a person's seat keeps the whole masking time."""
 AUTO_BOT = "heuristic"
 """The bot that plays for a seat on auto-play (托管), if registered; else ``random`` (``gouji serve
 --auto-bot learned`` sets it)."""
+
+
+def _countdown(room: Room, seats: Iterable[int]) -> int | None:
+    """The public countdown of a window over ``seats`` opening now (see :attr:`Room.countdown`)."""
+    if room.config.turn_seconds is None or not any(room.seats[s].bot is None and not room.seats[s].auto for s in seats):
+        return None
+    return int((time.time() + room.config.turn_seconds) * 1000)
 
 
 def new_token() -> str:
@@ -146,6 +159,13 @@ class Room:
         self.ready: list[bool] | None = None
         """Between two deals: which seats said they are ready; None while play goes on."""
         self.window: Window | None = None
+        self._pass_run = False
+        """Whether the last window resolved was bots' passes alone (the next such one takes no time)."""
+        self.countdown: int | None = None
+        """Epoch milliseconds when the open window's time for people runs out, shown to everyone (issue 29): set
+        for every window over a person's seat (not a bot's, not on 托管) when the table has a turn timer — from
+        what is public alone (the seats, their kind, the timer, when the window opened), the same whether that
+        person is asked or their one answer is given for them."""
         """The decision window open now (:mod:`gouji.server.window`), or None."""
         self._resolving = False
         self._folding = 0
@@ -524,6 +544,7 @@ class Room:
         if w is not None:
             turn["kind"] = w.kind
             turn["seats"] = list(w.seats)
+            turn["countdown"] = self.countdown
         if seat is None or self._resolving or seat not in (w.seats if w is not None else [to_act]):
             return turn  # (while a window's answers are fed to the engine nobody is asked anything)
         if w is not None and seat not in w.asked:
@@ -679,7 +700,9 @@ class Room:
         if w.asked and self.config.turn_seconds is not None:
             w.deadline = time.time() + self.config.turn_seconds
             self.deadline = w.deadline
+        self.countdown = _countdown(self, w.seats)
         self.window = w
+        self._pace(w)
         if w.complete and now >= w.until and self._folding < FOLD_LIMIT:
             # every answer is given for its seat and there is no masking time left: the window resolves now,
             # as a person's last answer resolves one (_answer), and its change goes out in the same frame as
@@ -716,6 +739,7 @@ class Room:
                 return  # the window closed meanwhile (a change of the table): the answer is dropped
             w.answers[s] = (answer, "bot" if self.seats[s].bot is not None else "auto")
             w.thinking.remove(s)
+        self._pace(w)
         wait = w.until - loop.time()
         if wait > 0:
             await asyncio.sleep(wait)
@@ -739,6 +763,25 @@ class Room:
             self._timer = None  # this task ends here: resolving must not cancel it
             self._resolve(w)
 
+    def _pace(self, w: Window) -> None:
+        """Shorten the masking time of a window over no person's seat whose answers are in and all passes
+        (:data:`PASS_PACE`)."""
+        if not w.complete or not self._bots_passed(w):
+            return
+        if all(a == PASS for a, _ in w.answers.values()):
+            # passes in a row show as one beat: the first takes the pass pace, those right after it none
+            pace = 0.0 if self._pass_run else self.config.bot_delay * PASS_PACE
+            w.until = min(w.until, w.opened + pace)
+
+    def _bots_passed(self, w: Window) -> bool:
+        """Whether the window is over no person's seat and its answers are all passes."""
+        return (
+            bool(w.answers)
+            and not w.prompted
+            and all(self.seats[s].bot is not None or self.seats[s].auto for s in w.seats)
+            and all(a == PASS for a, _ in w.answers.values())
+        )
+
     def _resolve(self, w: Window) -> None:
         """Feed the window's answers to the engine in its order, then open the next window and send the
         frame of the changes."""
@@ -752,6 +795,7 @@ class Room:
     def _feed(self, w: Window) -> None:
         """Close the window and feed its answers to the engine in its order (one change each; no frame)."""
         self.window = None
+        self._pass_run = w.complete and self._bots_passed(w)
         if self._timer is not None and self._timer is not asyncio.current_task():
             self._timer.cancel()
         self._timer = None

@@ -29,7 +29,15 @@ function route() {
   const event = (q.get("event") || "").toUpperCase();
   document.body.dataset.view = replay ? "replay" : code ? "table" : match ? "match" : event ? "event" : "lobby";
   const exit = () => go("/");
-  if (replay) {
+  if (replay === "live") {
+    // a finished deal of this table's set in progress (its players only); back goes to the table
+    const seat = storedSeat(code) || {};
+    current = new ReplayView(main, null, Number(q.get("deal") || 0), {
+      onExit: () => go(`/?t=${code}`),
+      step: Number(q.get("step") || 0),
+      live: { code, token: seat.token },
+    });
+  } else if (replay) {
     current = new ReplayView(main, Number(replay), Number(q.get("deal") || 0), {
       onExit: exit,
       step: Number(q.get("step") || 0),

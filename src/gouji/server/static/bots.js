@@ -8,9 +8,15 @@ const KNOWN = ["novice", "heuristic", "expert", "random", "learned"];
 const FALLBACK = ["heuristic", "random"];
 let offered = null;
 
-/** The ids of the bots the server offers, levels first (weakest first); cached for the page's life. */
+/** The ids of the bots the server offers, its levels first (weakest first: novice, heuristic, expert when
+ * there), then the others (random, learned …); cached for the page's life. */
 export async function offeredBots() {
-  if (!offered) offered = api("/api/bots").then((r) => r.bots, () => FALLBACK);
+  if (!offered) {
+    offered = api("/api/bots").then((r) => {
+      const lv = (r.levels || []).map((x) => x.bot);
+      return [...lv, ...(r.bots || []).filter((b) => !lv.includes(b))];
+    }, () => FALLBACK);
+  }
   return offered;
 }
 

@@ -21,7 +21,16 @@ export function teamOf(seat) {
   return seat % 2;
 }
 
+let sideNames = null;
+
+/** A duplicate match's table names its sides by the teams sitting there (["East", "West"]: even seats,
+ * odd seats); null: 红方 / 蓝方. */
+export function setSideNames(names) {
+  sideNames = names && names.length === 2 ? names : null;
+}
+
 export function teamName(team) {
+  if (sideNames) return sideNames[team];
   return t(team === 0 ? "team_red" : "team_blue");
 }
 
@@ -72,9 +81,10 @@ export function describeEvent(ev, name, ctx) {
     case "void":
       return t("l_void");
     case "tribute":
-      if (ev.exempt) return t("l_tribute_exempt", { from: name(ev.from), kind: kind(ev.kind) });
-      if (!ev.cards) return t("l_tribute_none", { from: name(ev.from), kind: kind(ev.kind) });
-      return t("l_tribute", { from: name(ev.from), to: name(ev.to), cards: cardsText(ev.cards), kind: kind(ev.kind) });
+      if (ev.exempt) return tSubject("l_tribute_exempt", ev.from, ctx.me, { from: name(ev.from), kind: kind(ev.kind) });
+      if (!ev.cards) return tSubject("l_tribute_none", ev.from, ctx.me, { from: name(ev.from), kind: kind(ev.kind) });
+      return tSubject("l_tribute", ev.from, ctx.me,
+        { from: name(ev.from), to: name(ev.to), cards: cardsText(ev.cards), kind: kind(ev.kind) });
     case "tribute_return":
       if (typeof ev.cards === "number") return t("l_return_n", { from: name(ev.from), to: name(ev.to), n: ev.cards });
       return t("l_return", { from: name(ev.from), to: name(ev.to), cards: cardsText(ev.cards) });
@@ -226,6 +236,9 @@ function renderSeat(model, s, pos, p, outOrder, places) {
 
   if (turn && turn.seat === s && turn.deadline) {
     el.appendChild(h("div.timer", { dataset: { deadline: turn.deadline } }, ""));
+  } else if (turn && toAct && turn.countdown && !info.bot && !info.auto) {
+    // every seat to act shows its countdown to everyone (the table's public timer of the window)
+    el.appendChild(h("div.timer.public", { dataset: { deadline: turn.countdown } }, ""));
   }
   const act = last && last[s];
   if (act && s !== (view && view.top_seat)) {

@@ -9,8 +9,10 @@ import "./tourney.js"; // the strings of matches and events
 import { renderFelt, describeEvent, eventClass, trackLastActs, teamName, placeName, teamOf, miniHand } from "./render.js";
 
 export class ReplayView {
-  constructor(root, recordId, dealIndex, { onExit, step, table } = {}) {
+  constructor(root, recordId, dealIndex, { onExit, step, table, live } = {}) {
     this.root = root;
+    // a deal of a set in progress, for the table's own players (`live`: {code, token}): from the table
+    this.live = live || null;
     this.tableIndex = table === undefined || table === null ? null : Number(table); // a match's table (0 or 1)
     this.id = recordId;
     this.dealIndex = dealIndex;
@@ -35,7 +37,9 @@ export class ReplayView {
   async load() {
     try {
       const q = this.tableIndex === null ? "" : `?table=${this.tableIndex}`;
-      this.data = await api(`/api/records/${this.id}/deals/${this.dealIndex}${q}`);
+      this.data = this.live
+        ? await api(`/api/tables/${this.live.code}/deals/${this.dealIndex}/replay`, { token: this.live.token })
+        : await api(`/api/records/${this.id}/deals/${this.dealIndex}${q}`);
     } catch (e) {
       clear(this.root).appendChild(
         h("section.replay-view", h("div.panel.error", e.message),
@@ -144,7 +148,8 @@ export class ReplayView {
     const dealButtons = [];
     for (let k = 0; k < d.deals; k++) {
       const tq = this.tableIndex === null ? "" : `&table=${this.tableIndex}`;
-      dealButtons.push(h("a.chip" + (k === this.dealIndex ? ".on" : ""), { href: `/?replay=${this.id}&deal=${k}${tq}` },
+      const href = this.live ? `/?replay=live&t=${this.live.code}&deal=${k}` : `/?replay=${this.id}&deal=${k}${tq}`;
+      dealButtons.push(h("a.chip" + (k === this.dealIndex ? ".on" : ""), { href },
         t("deal_n", { n: k + 1 })));
     }
     // a duplicate match: the same cards at the other table, held by the other team

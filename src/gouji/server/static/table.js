@@ -4,7 +4,7 @@
 import { h, clear, toast, storeSeat } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { parseCounts, total } from "./cards.js";
-import { describeEvent, eventClass, seatName } from "./render.js";
+import { describeEvent, eventClass, seatName, setSideNames } from "./render.js";
 import { SUMMARY_DELAY_MS, PHONE_QUERY, loadPrefs, Sounds, playsNeeded, burnNeeds } from "./table/common.js";
 import { initialState, reduce, STATE_KEYS } from "./table/state.js";
 import { handMethods } from "./table/hand.js";
@@ -13,6 +13,9 @@ import { sideMethods } from "./table/side.js";
 import { overlayMethods } from "./table/overlay.js";
 import { barMethods } from "./table/bar.js";
 import { feltMethods } from "./table/felt.js";
+import { phrasesMethods } from "./table/phrases.js";
+
+const SEEN_KEY = "gouji.seen.";
 
 export { loadPrefs, playsNeeded, burnNeeds, PHONE_QUERY };
 
@@ -28,6 +31,11 @@ export class LiveTable {
     // the page's state: one object, changed by the reducer for each frame (table/state.js); this.deal,
     // this.frame, this.sel … read and write its fields
     this.state = initialState();
+    try {
+      this.state.seen = JSON.parse(localStorage.getItem(SEEN_KEY + code) || "null");
+    } catch {
+      this.state.seen = null;
+    }
     this.selEpoch = 0; // counts the player's own changes of the selection
     this.suggested = null; // {state, sel}: the hint's play, selected for the player
     this.suggestedFor = null;
@@ -35,6 +43,8 @@ export class LiveTable {
     this.msgId = 0;
     this.prefs = loadPrefs();
     this.sounds = new Sounds();
+    this.unlockSound = () => this.sounds.unlock();
+    for (const ev of ["pointerdown", "keydown"]) document.addEventListener(ev, this.unlockSound, { once: true });
     this.lastTop = null;
     this.confirming = null;
     this.helpOpen = false;
@@ -52,6 +62,8 @@ export class LiveTable {
 
   destroy() {
     this.alive = false;
+    setSideNames(null);
+    for (const ev of ["pointerdown", "keydown"]) document.removeEventListener(ev, this.unlockSound);
     clearInterval(this.timer);
     document.removeEventListener("keydown", this.keyHandler);
     this.unLang();
@@ -142,6 +154,7 @@ export class LiveTable {
       return;
     }
     if (f.type === "error") return this.onError(f);
+    if (f.type === "said") return this.onSaid(f);
     if (f.type === "closed") {
       this.closedFor = f.reason;
       this.setBanner(t("closed", { reason: f.reason }));
@@ -165,6 +178,7 @@ export class LiveTable {
       storeSeat(this.code, null);
     }
     if (f.code === "stale") toast(t("stale"), "warn");
+    else if (f.code === "rate_limited" && f.id && f.id.startsWith("s")) toast(t("phrases_slow"), "warn");
     else if (f.code === "illegal") toast(t("illegal", { msg: f.message }), "error");
     else toast(t("error", { msg: f.message }), "error");
     this.renderHand();
@@ -173,16 +187,33 @@ export class LiveTable {
 
   /** A state frame: the reducer makes the next state; its effects are played out here; the views redraw. */
   absorb(f) {
+    const before = this.state.seen;
     const { state, effects } = reduce(this.state, f);
     this.state = state;
+    if (state.seen !== before) localStorage.setItem(SEEN_KEY + this.code, JSON.stringify(state.seen));
     if (effects.autoTimeout) {
       toast(t("auto_timeout"), "warn");
       this.announce(t("auto_timeout"));
     }
-    if (!effects.full) this.marks = this.marksOf(effects.events);
+    if (!effects.full) this.marks = [...(this.marks || []), ...this.marksOf(effects.events)].slice(-2);
     for (const e of effects.hold) this.holdSummary(e);
-    this.renderAll(effects.full);
+    // frames can come faster than a phone draws (instant bots, 托管): between them, one drawing an animation
+    // frame; a frame that asks this seat (the table then waits for it) or a full one is drawn at once
+    this.dirtyFull = this.dirtyFull || effects.full;
+    if (effects.full || this.isMyTurn() || typeof requestAnimationFrame === "undefined") this.flush();
+    else if (!this.drawQueued) {
+      this.drawQueued = true;
+      requestAnimationFrame(() => this.flush());
+    }
     if (this.isMyTurn()) this.suggest();
+  }
+
+  /** Draw the state now (what a queued drawing would have drawn). */
+  flush() {
+    this.drawQueued = false;
+    const full = this.dirtyFull;
+    this.dirtyFull = false;
+    if (this.alive) this.renderAll(full);
   }
 
   /** Show a deal's summary after a short pause, so its last plays stay visible first. */
@@ -191,9 +222,10 @@ export class LiveTable {
     this.heldSummary = e;
     clearTimeout(this.summaryTimer);
     this.summaryTimer = setTimeout(() => {
-      if (this.heldSummary !== e || !this.alive) return;
+      // (the held summary may have gained the next deal's tribute since: it is the one shown)
+      if (!this.heldSummary || this.heldSummary.deal !== e.deal || !this.alive) return;
+      this.summary = this.heldSummary;
       this.heldSummary = null;
-      this.summary = e;
       this.renderOverlay();
     }, reduce ? 600 : SUMMARY_DELAY_MS);
   }
@@ -256,6 +288,12 @@ export class LiveTable {
 
   renderAll() {
     if (!this.frame) return;
+    // a table of a duplicate match: the sides are the teams sitting there, each in its team's colour at both
+    // tables (the first team red, the second blue: at table 2 the first team holds the odd seats)
+    const dup = this.table && this.table.duplicate;
+    setSideNames(dup && dup.seat_teams ? dup.seat_teams.slice(0, 2) : null); // (a team name a seat)
+    this.root.querySelector(".table-view").classList.toggle("swap-colours", !!(dup && dup.teams &&
+      dup.seat_teams[0] === dup.teams[1] && dup.teams[0] !== dup.teams[1]));
     this.renderBar();
     this.renderFelt();
     this.renderHand();
@@ -264,6 +302,7 @@ export class LiveTable {
     this.renderOverlay();
     this.markHint();
     this.renderDuplicate();
+    this.renderAutoReturn();
   }
 
   isMyTurn() {
@@ -290,4 +329,5 @@ for (const key of STATE_KEYS) {
     set(v) { this.state[key] = v; },
   });
 }
-Object.assign(LiveTable.prototype, handMethods, actionsMethods, sideMethods, overlayMethods, barMethods, feltMethods);
+Object.assign(LiveTable.prototype, handMethods, actionsMethods, sideMethods, overlayMethods, barMethods, feltMethods,
+  phrasesMethods);

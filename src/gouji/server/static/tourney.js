@@ -215,13 +215,25 @@ function matchForm(go, presets) {
   }
   for (const n of names) n.addEventListener("input", relabel);
   relabel();
+  // who plays, in one choice: one person a table (the same team's, seat 1 of table 1 and seat 2 of table 2),
+  // bots for the rest; or everyone a person; or seat by seat below
+  const who = h("select", { name: "dup_who", id: "dup-who", onchange: () => {
+    if (who.value === "custom") return;
+    for (const tb of [0, 1]) {
+      for (let s = 0; s < 6; s++) {
+        const person = who.value === "people" || (tb === 0 && s === 0) || (tb === 1 && s === 1);
+        get(`dup_seat_${tb}_${s}`).value = person ? "" : "heuristic";
+      }
+    }
+  } }, ["people", "one_per_table", "custom"].map((v) => h("option", { value: v }, t("dup_who_" + v))));
+  const get = (n) => grid.querySelector(`[name=${n}]`);
   const deals = h("input", { name: "deals", id: "dup-deals", type: "number", min: "1", max: "20", value: "4" });
   const form = h("form.panel.tourney#match-form", { onsubmit: (e) => { e.preventDefault(); createMatch(form, go); } },
     h("h2", t("dup_title")),
     h("p.muted.small", t("dup_help")),
     h("div.row2", field(t("dup_team_names"), h("div.row2", names[0], names[1])), field(t("dup_deals"), deals)),
     h("div.row2", field(t("preset"), presetSelect(presets, "dup_preset")), field(t("timer"), timerSelect("dup_timer"))),
-    field(t("bot_speed"), speedSelect("dup_speed")),
+    h("div.row2", field(t("bot_speed"), speedSelect("dup_speed")), field(t("dup_who"), who)),
     h("details.dup-seats", h("summary", t("dup_seats")), grid),
     h("button.btn.primary#match-create", { type: "submit" }, t("dup_create")));
   return form;

@@ -7,7 +7,29 @@ import { t } from "../i18n.js";
 import { teamName } from "../render.js";
 import { duplicateBanner } from "../tourney.js";
 
+import { autoMoves } from "./state.js";
+import { savePrefs } from "./common.js";
+
 export const barMethods = {
+  /** While 托管 plays this seat: how many moves it made for the player, and one tap to take the seat back. */
+  renderAutoReturn() {
+    if (!this.autoEl) {
+      // made once and updated in place (frames come fast while 托管 plays): the button stays the same one
+      this.autoText = h("span.auto-text");
+      this.autoEl = h("div.auto-return#auto-return", { role: "status", hidden: true }, this.autoText,
+        h("button.btn.primary.small#auto-take-back", { type: "button",
+          onclick: () => { this.autoAsked = false; this.send({ type: "auto", on: false, token: this.info.token }); } },
+        t("auto_take_back")));
+      this.banner.after(this.autoEl);
+    }
+    const me = this.seat !== null && this.table && this.table.seats ? this.table.seats[this.seat] : null;
+    const on = !!(me && me.auto && this.info);
+    this.autoEl.hidden = !on;
+    this.autoText.textContent = on ? t("auto_played", { n: autoMoves(this.state) }) : "";
+    this.autoEl.querySelector("#auto-take-back").textContent = t("auto_take_back");
+  },
+
+
   renderBar() {
     const tb = this.table;
     const cfg = this.config || {};
@@ -37,6 +59,16 @@ export const barMethods = {
               onclick: () => { this.autoAsked = !auto; this.send({ type: "auto", on: !auto, token: this.info.token }); },
             }, auto ? t("auto_on") : t("auto_off"))
           : null,
+        mySeat !== null && this.info ? h("button.chip#phrase-btn", { type: "button", title: t("phrases"),
+          "aria-label": t("phrases"), onclick: () => { this.phrasesOpen = true; this.renderOverlay(); } }, "💬") : null,
+        h("button.chip#mute-btn", { type: "button", "aria-pressed": this.prefs.sound ? "false" : "true",
+          "aria-label": t(this.prefs.sound ? "mute" : "unmute"), title: t(this.prefs.sound ? "mute" : "unmute"),
+          onclick: () => {
+            this.prefs.sound = !this.prefs.sound;
+            savePrefs(this.prefs);
+            if (this.prefs.sound) this.sounds.unlock();
+            this.renderBar();
+          } }, this.prefs.sound ? "🔊" : "🔇"),
         h("button.chip", { type: "button", id: "settings-btn", title: t("settings"),
           onclick: () => { this.settingsOpen = !this.settingsOpen; this.renderOverlay(); } }, "⚙"),
         h("button.chip", { type: "button", id: "help-btn", title: t("keys_title"), "aria-expanded": this.helpOpen ? "true" : "false",

@@ -13,7 +13,7 @@ export const MARK_MS = 1300;
 export const PREFS_KEY = "gouji.prefs";
 export const PHONE_QUERY = "(max-width: 760px), (max-height: 500px)";
 
-export const DEFAULT_PREFS = { sound: false, askSingle: false, suggest: true };
+export const DEFAULT_PREFS = { sound: true, askSingle: false, suggest: true }; // sound on, with a mute in the bar
 export const DOUBLE_CLICK_MS = 500;
 
 /** The page's settings: sound (Web Audio, made here), whether to be asked even with one answer, and whether
@@ -38,10 +38,16 @@ export class Sounds {
     this.ctx = null;
   }
 
-  tone(freq, start, dur, gain = 0.08, type = "triangle") {
+  /** The browser's autoplay rules: the sound starts only after the person's first tap or key on the page. */
+  unlock() {
     const Ctx = window.AudioContext || window.webkitAudioContext;
     if (!Ctx) return;
     if (!this.ctx) this.ctx = new Ctx();
+    if (this.ctx.state === "suspended") this.ctx.resume();
+  }
+
+  tone(freq, start, dur, gain = 0.08, type = "triangle") {
+    if (!this.ctx || this.ctx.state !== "running") return; // (not before a gesture: no sound, no warning)
     const c = this.ctx;
     const o = c.createOscillator();
     const g = c.createGain();

@@ -4,12 +4,25 @@
 import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { parseCounts } from "../cards.js";
-import { renderFelt, placeName } from "../render.js";
+import { renderFelt, placeName, cardsText } from "../render.js";
 import { playOf } from "../cards.js";
 
 import { MARK_MS, reducedMotion } from "./common.js";
 
 export const feltMethods = {
+  /** Until play starts, the deal's tribute on the felt: who paid (进贡) and who received (收贡) which cards. */
+  tributeBadges(felt) {
+    const phase = this.frame.view.phase;
+    if (phase === "play" || phase === "over") return;
+    for (const ev of this.dealEvents) {
+      if (ev.type !== "tribute" || !ev.cards) continue;
+      for (const [seat, key, cls] of [[ev.from, "b_tribute_out", "b-tribute-out"], [ev.to, "b_tribute_in", "b-tribute-in"]]) {
+        const badges = felt.querySelector(`.seat[data-seat='${seat}'] .badges`);
+        if (badges) badges.appendChild(h("span.badge." + cls, t(key, { cards: cardsText(ev.cards) })));
+      }
+    }
+  },
+
   renderFelt() {
     const f = this.frame;
     const me = this.seat;
@@ -23,6 +36,7 @@ export const feltMethods = {
       turn: f.turn,
     });
     if (this.table.status === "waiting") felt.querySelector(".center").replaceChildren(this.waitingPanel());
+    this.tributeBadges(felt);
     const prompt = this.promptPanel();
     clear(this.promptSlot);
     if (prompt) (this.phoneQuery.matches ? this.promptSlot : felt).appendChild(prompt);

@@ -7,13 +7,16 @@ import { describeEvent, teamName, placeName, teamOf } from "../render.js";
 
 import { savePrefs } from "./common.js";
 
+import { tributeReason } from "./tribute.js";
+
 export const overlayMethods = {
   renderOverlay() {
     clear(this.overlay);
-    if (this.confirming || this.helpOpen || this.settingsOpen) {
-      const box = this.confirming ? this.confirmBox() : this.helpOpen ? this.helpBox() : this.settingsBox();
+    if (this.confirming || this.helpOpen || this.settingsOpen || this.phrasesOpen) {
+      const box = this.confirming ? this.confirmBox() : this.helpOpen ? this.helpBox()
+        : this.settingsOpen ? this.settingsBox() : this.phrasesBox();
       this.overlay.appendChild(h("div.backdrop", box));
-      (box.querySelector("#confirm-cancel, #help-close, #settings-close") || box).focus();
+      (box.querySelector("#confirm-cancel, #help-close, #settings-close, #phrases-close") || box).focus();
       return;
     }
     const s = this.summary;
@@ -25,8 +28,14 @@ export const overlayMethods = {
       h("li.team" + teamOf(seat), h("span.place.place" + i, placeName(i)), h("span.who", this.name(seat)),
         h("span.why", why[seat] || ""),
         h("span.pts", s.sweep === null || s.sweep === undefined ? (pp[i] > 0 ? "+" : "") + pp[i] : "")));
+    // each tribute with why it is owed (闷, 烧, 点, 落, 串三户), then what was given back (还贡)
+    const nameOf = (x) => this.name(x);
     const tribute = s.tribute.filter((e) => e.type === "tribute").map((e) =>
-      h("li", describeEvent(e, (x) => this.name(x), { setup: true })));
+      h("li.tribute-row", { dataset: { kind: e.kind } }, describeEvent(e, nameOf, { setup: true, me: this.seat }),
+        h("span.tribute-why", tributeReason(e, s.events || [], s.places, nameOf))));
+    for (const e of s.tribute.filter((x) => x.type === "tribute_return")) {
+      tribute.push(h("li.tribute-row.returned", describeEvent(e, nameOf, { setup: true, me: this.seat })));
+    }
     const tot = s.totals || [0, 0];
     const box = h("div.summary", { role: "dialog", "aria-modal": "true", tabindex: "-1",
       "aria-label": s.last ? t("set_over") : t("deal_over", { n: s.deal + 1 }) },
@@ -43,6 +52,8 @@ export const overlayMethods = {
       s.last && dup && dup.match_points ? h("p.winner", t("dup_match_points") + `: ${dup.teams[0]} ${dup.match_points[0]} : ${dup.match_points[1]} ${dup.teams[1]}`) : null,
       s.last && dup ? h("a.chip", { href: `/?match=${dup.match}`, id: "dup-scorekeeper-link" }, t("dup_scorekeeper")) : null,
       s.last && !dup ? this.replayLinks() : null,
+      !s.last && this.info ? h("div.replay-links", h("a.chip", { href: `/?replay=live&t=${this.code}&deal=${s.deal}`,
+        dataset: { link: "replay-live" } }, t("replay_live", { n: s.deal + 1 }))) : null,
       !s.last ? this.readyPanel() : null,
       h("div.prompt-btns", this.continueButton(s)),
     );
@@ -165,6 +176,8 @@ export const overlayMethods = {
       " " + t("pref_suggest")),
       h("div.prompt-btns",
         h("button.btn#settings-link", { type: "button", onclick: () => this.copyLink() }, t("copy_link")),
+        h("button.btn#settings-help", { type: "button",
+          onclick: () => { this.settingsOpen = false; this.toggleHelp(); } }, t("keys_title")),
         h("button.btn#settings-lang", { type: "button", onclick: () => setLang(getLang() === "zh" ? "en" : "zh") }, t("menu_lang")),
         h("button.btn.primary#settings-close", { type: "button",
         onclick: () => { this.settingsOpen = false; this.renderOverlay(); } }, t("close"))));

@@ -26,6 +26,8 @@ export function initialState(seat = null) {
     finalShown: false,
     readySent: false,
     autoAsked: false, // the player turned 托管 on themselves (no "time ran out" toast then)
+    seen: null, // {deal, index}: how far this player followed the deal's log while at the table
+    autoFrom: null, // {deal, index}: where 托管 took over this seat (its moves since are counted for them)
   };
 }
 
@@ -60,6 +62,9 @@ export function reduce(state, f) {
   if (mine && mine.auto && !wasAuto && !f.full && !s.autoAsked) effects.autoTimeout = true;
   if (mine && !mine.auto) s.autoAsked = false;
   const wasPaused = !!(s.table && s.table.ready);
+  // 托管 took over: from here (or, after a reload or a reconnect, from where the player last followed)
+  const autoBegins = mine && mine.auto && (!wasAuto || f.full) && !s.autoFrom;
+  const from = f.full ? s.seen : { deal: s.deal, index: s.dealEvents.length };
   if (f.full) {
     s.config = f.table.config || s.config;
     if (f.view.rule_options) s.rules = f.view.rule_options;
@@ -72,6 +77,12 @@ export function reduce(state, f) {
       if (ev.deal < s.deal) continue;
       if (ev.type === "end") ended.push({ deal: ev.deal, places: ev.places, sweep: ev.sweep, tribute: [] });
       else if (ended.length && isTribute(ev) && ev.deal === ended[0].deal + 1) ended[0].tribute.push(ev);
+      else if (isTribute(ev)) {
+        // the tribute the next deal owes, come in a later frame than the end: to the summary of that end
+        for (const k of ["summary", "heldSummary"]) {
+          if (s[k] && s[k].deal === ev.deal - 1) s[k] = { ...s[k], tribute: [...s[k].tribute, ev] };
+        }
+      }
       s = addEvent(s, ev);
     }
     if (f.deal > s.deal) s = newDeal(s, f.deal);
@@ -81,6 +92,11 @@ export function reduce(state, f) {
       effects.hold.push({ ...e, points: (f.table.points || [])[e.deal] || null, totals: f.table.totals,
         last: f.table.status === "over", events: eventsOf(s, e.deal), lastDeal: f.table.last_deal || null });
     }
+  }
+  if (autoBegins) s.autoFrom = from || { deal: s.deal, index: 0 };
+  if (mine && !mine.auto) {
+    s.autoFrom = null;
+    s.seen = { deal: s.deal, index: s.dealEvents.length };
   }
   s.table = { ...(s.table || {}), ...f.table, config: s.config };
   s.frame = f;
@@ -110,6 +126,14 @@ export function reduce(state, f) {
   if (!gate && (wasPaused || s.readySent) && s.summary && !s.summary.last) s.summary = null;
   if (!gate) s.readySent = false;
   return { state: s, effects };
+}
+
+/** The moves 托管 made for this seat since it took over (this deal's, and all of a deal begun since). */
+export function autoMoves(state) {
+  const a = state.autoFrom;
+  if (!a || state.seat === null) return 0;
+  const start = a.deal === state.deal ? a.index : 0;
+  return state.dealEvents.slice(start).filter((e) => e.type === "act" && e.seat === state.seat).length;
 }
 
 /** The state's keys: LiveTable reads and writes them as its own fields (this.deal is this.state.deal). */

@@ -1,0 +1,172 @@
+"""The pace of a deal for a person at the table (issue 29): a scripted person who answers each question in
+about 1.5 s plays a whole deal of each preset at the default speed (正常: bots and masking 0.8 s, a 30 s turn
+timer) against five heuristic bots, over the server's real WebSocket protocol (docs/protocol.md).
+
+For each preset it prints the deal's wall time (from its first frame to its end), the share of it spent
+waiting for the others (everything but the person's own answering time), the questions the person was asked
+(decisions with one legal answer are given for them and not asked), and the taps a question takes on the
+page (the person takes the hint: the page has selected its play already, so one tap on 出牌, or one on the
+question's button).  The tables play at once on one server (each table waits on its own timers, so the deals
+do not slow each other down beyond the bots' thinking).
+
+    .venv/bin/python benchmarks/bench_table_pace.py [--presets qingdao,tournament] [--think 1.5]
+        [--bot-delay 0.8] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import socket
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+import websockets
+
+from gouji.engine.rules import PRESETS
+from gouji.server import create_app
+from gouji.server.play_socket import PlaySocket
+
+
+class Server:
+    """The app served by Uvicorn on a free loopback port, in this process's event loop."""
+
+    def __init__(self, bot_delay: float, turn_seconds: float) -> None:
+        db = Path(tempfile.mkdtemp(prefix="gouji-pace-")) / "pace.db"
+        self.app = create_app(f"sqlite:///{db}", turn_seconds=turn_seconds, bot_delay=bot_delay)
+        self.sock = socket.socket()
+        self.sock.bind(("127.0.0.1", 0))
+        self.port = self.sock.getsockname()[1]
+        config = uvicorn.Config(self.app, log_level="warning", ws=PlaySocket, access_log=False, lifespan="on")
+        self.server = uvicorn.Server(config)
+
+    async def start(self) -> None:
+        self.task = asyncio.create_task(self.server.serve(sockets=[self.sock]))
+        while not self.server.started:
+            await asyncio.sleep(0.02)
+
+    async def stop(self) -> None:
+        self.server.should_exit = True
+        await self.task
+
+    async def post(self, path: str, body: dict[str, Any]) -> Any:
+        def call() -> Any:
+            req = urllib.request.Request(
+                f"http://127.0.0.1:{self.port}{path}",
+                data=json.dumps(body).encode(),
+                headers={"content-type": "application/json"},
+                method="POST",
+            )
+            try:
+                with urllib.request.urlopen(req, timeout=30) as res:
+                    return json.loads(res.read())
+            except urllib.error.HTTPError as e:
+                return {"status": e.code}
+
+        return await asyncio.to_thread(call)
+
+
+async def play_deal(srv: Server, preset: str, think: float, bot_delay: float, turn_seconds: float) -> dict[str, Any]:
+    """One deal of ``preset``: the person at seat 0 answers each question after ``think`` seconds, with the
+    hint's choice."""
+    bots: list[str | None] = ["heuristic"] * 6
+    bots[0] = None
+    t = await srv.post(
+        "/api/tables",
+        {
+            "preset": preset,
+            "bots": bots,
+            "nickname": "Ann",
+            "seat": 0,
+            "bot_delay": bot_delay,
+            "turn_seconds": turn_seconds,
+            "set_length": 1,
+        },
+    )
+    code, token = t["code"], t["token"]
+    questions = 0
+    answering = 0.0
+    taps = 0
+    start = None
+    answered: set[int] = set()
+    async with websockets.connect(f"ws://127.0.0.1:{srv.port}/ws/tables/{code}", max_size=None) as ws:
+        await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
+        msg_id = 0
+        async for raw in ws:
+            f = json.loads(raw)
+            if f.get("type") != "state":
+                continue
+            if start is None:
+                start = time.monotonic()
+            if any(e.get("type") == "end" for e in f.get("events") or []) or f["table"]["status"] == "over":
+                break
+            turn = f.get("turn") or {}
+            decision = turn.get("decision")
+            if turn.get("seat") != 0 or "legal_count" not in turn or decision in answered:
+                continue
+            answered.add(decision)
+            asked = time.monotonic()
+            questions += 1
+            hint: dict[str, Any] = {}
+            for _ in range(50):  # (the server works out a few hints at once: busy is asked again)
+                hint = await srv.post(f"/api/tables/{code}/hint", {"token": token})
+                if "action" in hint or hint.get("status") not in (429, 503):
+                    break
+                await asyncio.sleep(0.1)
+            action = hint.get("action") or (turn.get("choices") or turn.get("sample"))[0]
+            await asyncio.sleep(max(0.0, asked + think - time.monotonic()))
+            msg_id += 1
+            await ws.send(
+                json.dumps({"type": "act", "action": action, "decision": decision, "token": token, "id": f"a{msg_id}"})
+            )
+            taps += 1  # the hint's play is selected for the person: one tap on 出牌 (or on the question's button)
+            answering += time.monotonic() - asked
+    wall = time.monotonic() - (start or time.monotonic())
+    return {
+        "preset": preset,
+        "wall_s": round(wall, 1),
+        "waiting_share": round((wall - answering) / wall, 3) if wall else None,
+        "questions": questions,
+        "taps_per_question": round(taps / questions, 2) if questions else None,
+    }
+
+
+async def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--presets", default=",".join(PRESETS))
+    ap.add_argument("--think", type=float, default=1.5, help="the person's seconds a question")
+    ap.add_argument("--bot-delay", type=float, default=0.8, help="the table's speed (正常 = 0.8)")
+    ap.add_argument("--turn-seconds", type=float, default=30.0)
+    ap.add_argument("--json", action="store_true")
+    args = ap.parse_args()
+    srv = Server(args.bot_delay, args.turn_seconds)
+    await srv.start()
+    try:
+        results = await asyncio.gather(
+            *(play_deal(srv, p, args.think, args.bot_delay, args.turn_seconds) for p in args.presets.split(",") if p)
+        )
+    finally:
+        await srv.stop()
+    if args.json:
+        print(json.dumps(results, indent=1))
+        return
+    print(f"a person answering in {args.think} s, bots at {args.bot_delay} s, one deal of each preset:")
+    print(f"{'preset':<12} {'wall s':>7} {'waiting':>8} {'questions':>10} {'taps/q':>7}")
+    for r in results:
+        print(
+            f"{r['preset']:<12} {r['wall_s']:>7.1f} {r['waiting_share']:>8.0%} {r['questions']:>10} "
+            f"{r['taps_per_question']:>7}"
+        )
+    walls = sorted(r["wall_s"] for r in results)
+    print(f"median wall {walls[len(walls) // 2]:.1f} s, longest {walls[-1]:.1f} s")
+    sys.stdout.flush()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

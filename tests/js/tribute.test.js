@@ -1,0 +1,24 @@
+// Why each tribute is owed, in words: 闷, 烧, 点 (who opened, who declared), 落 (the places), 串三户.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { setLang } from "../../src/gouji/server/static/i18n.js";
+import { tributeReason } from "../../src/gouji/server/static/table/tribute.js";
+
+const name = (s) => `S${s}`;
+
+test("落贡 names both places; 闷贡 and 烧贡 who did it to whom", () => {
+  setLang("en");
+  const places = [1, 3, 5, 0, 2, 4];
+  assert.equal(tributeReason({ kind: "luo", from: 4, to: 1 }, [], places, name), "S4 placed last 大落, S1 1st 头科 (落贡)");
+  assert.equal(tributeReason({ kind: "men", from: 2, to: 5 }, [], places, name), "S5 smothered S2 (闷贡)");
+  assert.equal(tributeReason({ kind: "shao", from: 2, to: 5 }, [], places, name), "S5 burned S2 to the end (烧贡)");
+});
+
+test("点贡 says who opened the point and who declared, from the deal's events", () => {
+  setLang("zh");
+  const events = [{ type: "open", seat: 1 }, { type: "act", seat: 4, action: "declare" }];
+  assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, events, null, name), "点贡：S1 开了点，S4 没开点（宣点）");
+  setLang("en");
+  assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, events, null, name),
+    "point tribute: S1 opened the point (开点), S4 did not open (declared 宣点)");
+});
