@@ -235,13 +235,21 @@ def test_serve_passes_its_timers_to_the_server(monkeypatch: pytest.MonkeyPatch) 
     assert run("serve", "--turn-seconds", "0", "--bot-delay", "0", "--ready-seconds", "12.5").exit_code == 0
     assert calls[0] == (
         ("127.0.0.1", 8123, "sqlite:///gouji.db"),
-        {"turn_seconds": 30.0, "bot_delay": 0.5, "ready_seconds": None, "trusted_proxy": (), "writer": None},
+        {
+            "turn_seconds": 30.0,
+            "bot_delay": 0.5,
+            "ready_seconds": None,
+            "trusted_proxy": (),
+            "allowed_origin": (),
+            "writer": None,
+        },
     )
     assert calls[1][1] == {
         "turn_seconds": None,
         "bot_delay": 0.0,
         "ready_seconds": 12.5,
         "trusted_proxy": (),
+        "allowed_origin": (),
         "writer": None,
     }
     assert run("serve", "--trusted-proxy", "10.0.0.1", "--trusted-proxy", "10.1.0.0/16").exit_code == 0

@@ -16,6 +16,7 @@ import pytest
 
 import gouji
 import gouji.server.config
+from gouji.competition import load_record
 from gouji.engine.cards import format_counts, parse_counts
 from gouji.engine.plays import NO_RANK, Play
 
@@ -346,7 +347,7 @@ def test_a_replay_steps_through_a_finished_deal(new_page: Any, server: LiveServe
     server.wait(lambda: server.request(f"/api/tables/{code}")["status"] == "over", what="the bots' set")
     server.wait(lambda: any(g["kind"] == "set" for g in server.request(f"/api/tables/{code}/games")["games"]))
     rid = next(g["id"] for g in server.request(f"/api/tables/{code}/games")["games"] if g["kind"] == "set")
-    deal = gouji.competition.sets.load_record(server.request(f"/api/records/{rid}")).deals[0]  # type: ignore[union-attr]
+    deal = load_record(server.request(f"/api/records/{rid}")).deals[0]  # type: ignore[union-attr]
     page = new_page(path=f"/?replay={rid}&deal=0")
     page.wait_for_selector("#rp-step")
 
