@@ -15,33 +15,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from .engine import (
-    PASS,
-    PLACE_NAMES,
-    PRESETS,
-    RANKS,
-    YIELD,
-    Action,
-    Burn,
-    Deal,
-    Decision,
-    IllegalAction,
-    InvalidCards,
-    InvalidPlay,
-    InvalidRules,
-    LegalActions,
-    Play,
-    RuleSet,
-    UnknownRules,
-    beats,
-    is_gouji,
-    is_pure_gouji,
-    opposite,
-    parse_action,
-    parse_play,
-    resolve,
-    team,
-)
+from . import engine as _engine
+from .engine import *  # noqa: F403  (the engine's public names are the package's: see __all__)
 
 if TYPE_CHECKING:
     from .bots.hints import hint
@@ -58,31 +33,5 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'gouji' has no attribute {name!r}")
 
 
-__all__ = [
-    "PASS",
-    "PLACE_NAMES",
-    "PRESETS",
-    "RANKS",
-    "YIELD",
-    "Action",
-    "Burn",
-    "Deal",
-    "Decision",
-    "IllegalAction",
-    "InvalidCards",
-    "InvalidPlay",
-    "InvalidRules",
-    "LegalActions",
-    "Play",
-    "RuleSet",
-    "UnknownRules",
-    "beats",
-    "hint",
-    "is_gouji",
-    "is_pure_gouji",
-    "opposite",
-    "parse_action",
-    "parse_play",
-    "resolve",
-    "team",
-]
+__all__ = ["hint"]
+__all__ += _engine.__all__
