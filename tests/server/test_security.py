@@ -101,7 +101,14 @@ def test_a_bot_that_is_no_name_is_a_400_naming_its_field(server: Served, path: s
 
 def test_deeply_nested_json_is_a_400_everywhere(server: Served) -> None:
     table = server.post("/api/tables", {"bots": [None] + ["random"] * 5, "nickname": "ann"}).json()
-    paths = ("/api/tables", f"/api/tables/{table['code']}/hint", f"/api/tables/{table['code']}/join", "/api/events")
+    code = table["code"]
+    paths = (
+        "/api/tables",
+        f"/api/tables/{code}/hint",
+        f"/api/tables/{code}/join",
+        f"/api/tables/{code}/deals/0/replay",
+    )
+    paths += ("/api/events",)
     for path in paths:
         r = server.post(path, content=b"[" * 1000, headers={"content-type": "application/json"})  # (the review's)
         assert r.status_code == 400 and r.json()["error"] == "the request body is not JSON", (path, r.text)

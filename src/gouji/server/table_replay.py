@@ -9,37 +9,24 @@ holds a seat at the table gets it (403 otherwise); a deal not finished yet is 40
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import Any
 
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from .limits import read_capped
+from .errors import RequestError
+from .limits import read_json
 from .replay_api import deal_steps
 
 MAX_BODY = 1024
 
 
-class _Refusal(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
 async def _token(request: Request) -> str:
-    raw = await read_capped(request, MAX_BODY)
-    if raw is None:
-        raise _Refusal(413, f"a request body is at most {MAX_BODY} bytes")
-    try:
-        data = json.loads(raw or b"{}")
-    except ValueError:
-        raise _Refusal(400, "the request body is not JSON") from None
-    token = data.get("token") if isinstance(data, dict) else None
+    data = await read_json(request, MAX_BODY)  # the one reader of JSON bodies: 413, 415 and 400 as everywhere
+    token = data.get("token")
     if not isinstance(token, str) or not token:
-        raise _Refusal(400, "a deal's replay needs the seat's 'token'")
+        raise RequestError(400, "a deal's replay needs the seat's 'token'")
     return token
 
 
@@ -48,13 +35,13 @@ async def _replay(request: Request) -> Response:
         token = await _token(request)
         room = request.app.state.lobby.rooms.get(str(request.path_params["code"]).upper())
         if room is None or room.status == "closed":
-            raise _Refusal(404, "no open table with this code")
+            raise RequestError(404, "no open table with this code")
         if room.seat_of_token(token) is None:
-            raise _Refusal(403, "this token holds no seat at this table")
+            raise RequestError(403, "this token holds no seat at this table")
         index = int(request.path_params["deal"])
         match = room.match
         if not 0 <= index < len(match.deals) or not match.deals[index].is_over:
-            raise _Refusal(404, f"the table has no finished deal {index}")
+            raise RequestError(404, f"the table has no finished deal {index}")
         deal = match.deals[index]
         events = list(deal.events)  # taken here, on the table's loop; the deal is over and changes no more
         out: dict[str, Any] = {
@@ -72,9 +59,9 @@ async def _replay(request: Request) -> Response:
         try:
             out["steps"] = await asyncio.to_thread(deal_steps, events)
         except ValueError as e:
-            raise _Refusal(422, f"the deal does not replay: {e}") from None
-    except _Refusal as e:
-        return JSONResponse({"error": e.message}, status_code=e.status)
+            raise RequestError(422, f"the deal does not replay: {e}") from None
+    except RequestError as e:
+        return JSONResponse({"error": e.message}, status_code=e.status, headers=e.headers())
     return JSONResponse(out)
 
 
