@@ -58,13 +58,6 @@ GZIP_OVER = 4096
 """Answers larger than this many bytes are sent gzipped to clients that accept it."""
 
 
-class _Refusal(Exception):
-    def __init__(self, status: int, message: str) -> None:
-        super().__init__(message)
-        self.status = status
-        self.message = message
-
-
 def _load(store: Store, record_id: int) -> tuple[dict[str, Any], str, list[Any], str] | None:
     """A record's document, its table's status, who sat where and the table's code (on the store's thread)."""
     with store.sessions() as s:
@@ -114,13 +107,13 @@ def _replay_deal(body: dict[str, Any], index: int, table: int | None = None) -> 
     try:
         played = load_record(body)
     except RecordError as e:
-        raise _Refusal(422, f"the record does not replay: {e}") from None
+        raise RequestError(422, f"the record does not replay: {e}") from None
     if isinstance(played, Tournament):
         return _replay_match_deal(played, index, 0 if table is None else table)
     if table is not None:
-        raise _Refusal(400, "a set record has one table: ask without ?table")
+        raise RequestError(400, "a set record has one table: ask without ?table")
     if not 0 <= index < len(played.deals) or not played.deals[index].is_over:
-        raise _Refusal(404, f"the record has no finished deal {index}")
+        raise RequestError(404, f"the record has no finished deal {index}")
     deal = played.deals[index]
     return {
         "deal": index,
@@ -139,9 +132,9 @@ def _replay_match_deal(played: Tournament, index: int, table: int) -> dict[str, 
     """Deal ``index`` of a duplicate match at ``table`` (0 or 1): its steps, with the team of each seat, the
     small points of both sides at this table, and the match's small points so far."""
     if table not in (0, 1):
-        raise _Refusal(400, "a match has tables 0 and 1")
+        raise RequestError(400, "a match has tables 0 and 1")
     if not 0 <= index < len(played.tables) or not all(d.is_over for d in played.tables[index]):
-        raise _Refusal(404, f"the record has no deal {index} finished at both tables")
+        raise RequestError(404, f"the record has no deal {index} finished at both tables")
     deal = played.tables[index][table]
     places = deal.result()["places"]
     sides = [0, 0]
@@ -265,30 +258,27 @@ async def _deal_endpoint(request: Request) -> Response:
         index = int(request.path_params["deal"])
         raw_table = request.query_params.get("table")
         if raw_table is not None and raw_table not in ("0", "1"):
-            raise _Refusal(400, "table must be 0 or 1")
+            raise RequestError(400, "table must be 0 or 1")
         table = None if raw_table is None else int(raw_table)
         if not 1 <= record_id <= MAX_RECORD_ID:
-            raise _Refusal(404, "no such record")
+            raise RequestError(404, "no such record")
         cache = _replays(request)
         key = (record_id, index, table)
         replay = cache.get(key)
         if replay is None:
             lobby = request.app.state.lobby
             client = request.client.host if request.client is not None else ""
-            try:
-                found = await lobby.reader.call(client, _load, lobby.writer.store, record_id)
-            except RequestError as e:
-                return JSONResponse({"error": e.message}, status_code=e.status, headers=e.headers())
+            found = await lobby.reader.call(client, _load, lobby.writer.store, record_id)
             if found is None:
-                raise _Refusal(404, "no such record")
+                raise RequestError(404, "no such record")
             body, status, players, code = found
             if status == "open":
-                raise _Refusal(403, "the records of a set in progress are served once the set is over")
+                raise RequestError(403, "the records of a set in progress are served once the set is over")
             replay = await cache.make(
                 key, functools.partial(_replay_bytes, body, index, table, record_id, players, code), keep=True
             )
-    except _Refusal as e:
-        return JSONResponse({"error": e.message}, status_code=e.status)
+    except RequestError as e:
+        return JSONResponse({"error": e.message}, status_code=e.status, headers=e.headers())
     if replay.packed is not None and "gzip" in request.headers.get("accept-encoding", ""):
         return Response(
             replay.packed,
@@ -300,27 +290,24 @@ async def _deal_endpoint(request: Request) -> Response:
 
 async def _hint_endpoint(request: Request) -> Response:
     try:
-        try:
-            data = await read_json(request, MAX_HINT_BODY)
-        except RequestError as e:
-            raise _Refusal(e.status, e.message) from None
+        data = await read_json(request, MAX_HINT_BODY)
         token = data.get("token")
         if not isinstance(token, str) or not token:
-            raise _Refusal(400, "a hint needs the seat's 'token'")
+            raise RequestError(400, "a hint needs the seat's 'token'")
         room = request.app.state.lobby.rooms.get(str(request.path_params["code"]).upper())
         if room is None or room.status == "closed":
-            raise _Refusal(404, "no open table with this code")
+            raise RequestError(404, "no open table with this code")
         seat = room.seat_of_token(token)
         if seat is None:
-            raise _Refusal(403, "this token holds no seat at this table")
+            raise RequestError(403, "this token holds no seat at this table")
         if not _asked(room, seat):
-            raise _Refusal(409, "it is not your turn")
+            raise RequestError(409, "it is not your turn")
         busy: set[tuple[str, int]] = request.app.state.__dict__.setdefault("hints_busy", set())
         key = (room.code, seat)
         if key in busy:
-            raise _Refusal(429, "a hint for this seat is being worked out: wait for it")
+            raise RequestError(429, "a hint for this seat is being worked out: wait for it")
         if len(busy) >= HINTS_AT_ONCE:
-            raise _Refusal(503, "the server is busy working out hints: try again in a moment")
+            raise RequestError(503, "the server is busy working out hints: try again in a moment")
         # the seat's view and legal actions are made here, where the table lives; the heuristic bot thinks the
         # hint out on a thread of its own (not the bots'), so the event loop goes on serving every table
         deal = room.match.current
@@ -332,9 +319,9 @@ async def _hint_endpoint(request: Request) -> Response:
         finally:
             busy.discard(key)
         if room.decision != decision or not _asked(room, seat):
-            raise _Refusal(409, "the table moved on while the hint was worked out: it is not your turn now")
-    except _Refusal as e:
-        return JSONResponse({"error": e.message}, status_code=e.status)
+            raise RequestError(409, "the table moved on while the hint was worked out: it is not your turn now")
+    except RequestError as e:
+        return JSONResponse({"error": e.message}, status_code=e.status, headers=e.headers())
     await request.app.state.lobby.writer.drain()  # the state number it names is stored before it is shown
     return JSONResponse(
         {"state": state, "seat": seat, "action": h.text, "reason": h.reason, "code": h.code, "params": h.params}
