@@ -28,11 +28,12 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 import gouji.server.config
-from gouji.server import Limits, create_app
+from gouji.server import create_app
 from gouji.server.play_socket import PlaySocket
 from gouji.server.replay_api import STATIC_DIR, replay_routes
 
 from ..helpers import wait_until
+from ..limits import ROOMY
 
 CHROMIUM = os.environ.get("GOUJI_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
@@ -145,15 +146,7 @@ def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("browser-db") / "gouji.db"
     # (one client creates every table of the session, and tests leave tables in play: no per-client caps)
-    roomy = Limits(
-        waiting_per_client=1000,
-        tables_per_client=1000,
-        create_burst=1000,
-        miss_burst=1000,
-        read_burst=1000,
-        ws_per_client=1000,
-    )
-    app = prepare_app(create_app(f"sqlite:///{db}", turn_seconds=None, bot_delay=0.0, limits=roomy))
+    app = prepare_app(create_app(f"sqlite:///{db}", turn_seconds=None, bot_delay=0.0, limits=ROOMY))
     live = LiveServer(app, db)
     live.start()
     try:

@@ -11,16 +11,18 @@ from starlette.testclient import TestClient
 
 from gouji.competition.loading import load_record
 from gouji.engine.cards import parse_counts
-from gouji.server import Limits, create_app
+from gouji.server import create_app
 
 from ..helpers import wait_until
+from ..limits import ROOMY
 from .conftest import prepare_app
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
-    roomy = Limits(read_burst=1000, miss_burst=1000)  # (the tests poll the games list)
-    app = prepare_app(create_app(f"sqlite:///{tmp_path / 'g.db'}", turn_seconds=None, bot_delay=0.0, limits=roomy))
+    app = prepare_app(
+        create_app(f"sqlite:///{tmp_path / 'g.db'}", turn_seconds=None, bot_delay=0.0, limits=ROOMY)
+    )  # (roomy limits: the tests poll the games list)
     with TestClient(app) as c:
         yield c
 

@@ -22,24 +22,11 @@ from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
 import gouji.server.config
-from gouji.server import Limits, create_app
+from gouji.server import create_app
+
+from ..limits import ROOMY as ROOMY
 
 PG = os.environ.get("GOUJI_TEST_POSTGRES")
-
-ROOMY = Limits(
-    create_burst=1000,
-    waiting_per_client=1000,
-    tables_per_client=1000,
-    tables_per_event=1000,
-    miss_burst=1000,
-    read_burst=1000,
-    ws_per_client=1000,
-    ws_per_table=1000,
-    seat_burst=1000,
-    auto_burst=1000,
-)
-"""The limits of the tests' servers: the tests create tables and take seats from one client far faster than
-a person would (the tests of the limits set their own)."""
 
 
 @pytest.fixture(autouse=True)
