@@ -26,18 +26,11 @@ from typing import Any
 
 from ..engine import cards as C
 from ..engine.actions import PASS, Action, Decision
-from ..engine.plays import NO_RANK, Play
+from ..engine.plays import NO_RANK, Play, play_or_none
 
 SPEND_CONTROL_AT = 8
 """An answer may use 2s or jokers once the hand holds this many cards or fewer."""
 THREE, FOUR, ACE, TWO, SMALL, BIG = C.THREE, C.FOUR, C.ACE, C.TWO, C.SMALL, C.BIG
-
-
-def _play(r: int, k: int, t: int = 0, x: int = 0, d: int = 0) -> Play | None:
-    try:
-        return Play.of(r, k, t, x, d)
-    except ValueError:
-        return None
 
 
 def _control(q: Play) -> int:
@@ -57,7 +50,7 @@ class NoviceBot:
         if len(legal) == 1:
             return legal[0], "the only legal action"
         if view.get("phase") != "play":
-            return self._before_play(view, legal)
+            return self._beforeplay_or_none(view, legal)
         if view.get("burn_offer"):
             return (PASS, "never burns") if PASS in legal else (self._fallback(legal), "no choice")
         hand = C.parse_counts(view.get("hand") or "")
@@ -67,7 +60,7 @@ class NoviceBot:
 
     # -- before play
 
-    def _before_play(self, view: Mapping[str, Any], legal: Sequence[Action]) -> tuple[Action, str]:
+    def _beforeplay_or_none(self, view: Mapping[str, Any], legal: Sequence[Action]) -> tuple[Action, str]:
         returns = [a for a in legal if str(a).startswith("return ")]
         if returns:
             return min(returns, key=_return_cost), "gives back the lowest cards"
@@ -83,15 +76,15 @@ class NoviceBot:
         ctrl = (h[TWO], h[SMALL], h[BIG])
         if len(naturals) <= 1:  # the whole hand may be one play
             r = naturals[0] if naturals else NO_RANK
-            whole = _play(r, h[r] if naturals else 0, *ctrl)
+            whole = play_or_none(r, h[r] if naturals else 0, *ctrl)
             if whole is not None and whole in legal:
                 return whole, "goes out"
         order = [r for r in naturals if not (bie_san and r == THREE)] + ([THREE] if bie_san and h[THREE] else [])
         for r in order:
-            q = _play(r, h[r])
+            q = play_or_none(r, h[r])
             if q is not None and q in legal:
                 return q, "leads its lowest cards"
-        q = _play(NO_RANK, 0, *ctrl)
+        q = play_or_none(NO_RANK, 0, *ctrl)
         if q is not None and q in legal:
             return q, "leads its 2s and jokers"
         plays = [a for a in legal if isinstance(a, Play)] if len(legal) <= 4096 else []

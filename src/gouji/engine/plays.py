@@ -423,3 +423,12 @@ def responses(hand: Sequence[int], a: Play, kill: bool = False, small: bool = Tr
 def can_beat(hand: Sequence[int], a: Play, kill: bool = False, small: bool = True) -> bool:
     """Whether the hand holds any play that beats ``a``."""
     return next(responses(hand, a, kill, small), None) is not None
+
+
+def play_or_none(r: int, k: int, t: int = 0, x: int = 0, d: int = 0) -> Play | None:
+    """:meth:`Play.of` — ``k`` cards of rank ``r`` with ``t`` 2s, ``x`` small and ``d`` big jokers — or None where
+    no such play exists (what a bot asks while it looks for the plays a hand can make)."""
+    try:
+        return Play.of(r, k, t, x, d)
+    except ValueError:
+        return None

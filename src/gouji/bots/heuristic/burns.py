@@ -9,7 +9,7 @@ from ...engine.actions import (
     Action,
     Burn,
 )
-from ...engine.plays import NO_RANK
+from ...engine.plays import NO_RANK, play_or_none
 from ..reasons import Reason
 from ..reasons import reason as R
 from .context import _Ctx
@@ -22,7 +22,6 @@ from .hands import (
     _groups,
     _minus,
     _whole,
-    _with,
 )
 
 
@@ -85,24 +84,24 @@ def _burn_lead(c: _Ctx, legal: Sequence[Action]) -> tuple[Action, Reason]:
     x, d = h[SMALL], h[BIG]
     if threes and len(groups) <= 1:
         r = groups[0] if groups else NO_RANK
-        q = _with(r, h[r] if groups else 0, h[TWO], x, d)
+        q = play_or_none(r, h[r] if groups else 0, h[TWO], x, d)
         if q is not None and q in legal:
             return q, R("burn_lead_threes", play=str(q))
     if groups:
         r = groups[0]
         remaining = len(groups) - 1 if not threes else len(groups)
         use_x = x > 0 and (d == 0 or d >= remaining or not c.bie_san or remaining > 1)
-        q = _with(r, h[r], 0, 1, 0) if use_x else _with(r, h[r], 0, 0, 1 if d else 0)
+        q = play_or_none(r, h[r], 0, 1, 0) if use_x else play_or_none(r, h[r], 0, 0, 1 if d else 0)
         if q is not None and q.has_joker and q in legal:
             return q, R("burn_lead_joker", play=str(q))
-    q = _with(NO_RANK, 0, h[TWO], x, d)
+    q = play_or_none(NO_RANK, 0, h[TWO], x, d)
     if q is not None and q.has_joker and q in legal:
         return q, R("burn_lead_control", play=str(q))
     # No joker left and more than one play: whatever is led breaks the burn (诈烧).  Lead the strongest
     # play (the biggest group with every 2), the one the opponents find hardest to beat, and say so.
     if groups:
         r = max(groups, key=lambda g: (h[g], g))
-        q = _with(r, h[r], h[TWO])
+        q = play_or_none(r, h[r], h[TWO])
     if q is not None and q in legal:
         return q, R("burn_lost", play=str(q))
     action = _fallback(legal)

@@ -57,13 +57,6 @@ def _only_threes(h: Sequence[int]) -> bool:
     return h[THREE] > 0 and sum(h) == h[THREE]
 
 
-def _with(r: int, k: int, t: int = 0, x: int = 0, d: int = 0) -> Play | None:
-    try:
-        return Play.of(r, k, t, x, d)
-    except ValueError:
-        return None
-
-
 def _pct(sp: float) -> float:
     """A chance as a reason's parameter (two decimals)."""
     return round(sp, 2)

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from ...engine.actions import (
     Action,
 )
-from ...engine.plays import NO_RANK, Play
+from ...engine.plays import NO_RANK, Play, play_or_none
 from ...engine.seats import SEATS
 from ..reasons import Reason
 from ..reasons import reason as R
@@ -27,7 +27,6 @@ from .hands import (
     _pct,
     _plays_needed,
     _whole,
-    _with,
 )
 
 
@@ -117,7 +116,7 @@ def _lead(c: _Ctx, legal: Sequence[Action]) -> tuple[Action, Reason]:
                 keep.append("twos")
             return q, R("lead_low", play=str(q), lowest=r == groups[0], mate_n=mate_n, opp_n=opp_n, keep=keep)
     if h[TWO] or h[SMALL] or h[BIG]:
-        q2 = _with(NO_RANK, 0, h[TWO], h[SMALL], h[BIG])
+        q2 = play_or_none(NO_RANK, 0, h[TWO], h[SMALL], h[BIG])
         if q2 is not None and q2 in legal:
             return q2, R("lead_control", play=str(q2))
     return _fallback(legal), R("safe")
@@ -130,13 +129,13 @@ def _anchors(c: _Ctx, h: Sequence[int]) -> list[tuple[float, int, int, Play]]:
     out: list[tuple[float, int, int, Play]] = []
     cands: list[Play | None] = []
     for r in _groups(h, True):
-        cands.append(_with(r, h[r], t, x, d))
+        cands.append(play_or_none(r, h[r], t, x, d))
         if d and (t or x):
-            cands.append(_with(r, h[r], 0, 0, d))
+            cands.append(play_or_none(r, h[r], 0, 0, d))
     if t or x or d:
-        cands.append(_with(NO_RANK, 0, t, x, d))
+        cands.append(play_or_none(NO_RANK, 0, t, x, d))
         if d and (t or x):
-            cands.append(_with(NO_RANK, 0, 0, 0, d))
+            cands.append(play_or_none(NO_RANK, 0, 0, 0, d))
     for q in cands:
         if q is not None:
             out.append((round(c.stand(q, True, final=False), 2), q.size, q.value, q))
@@ -175,7 +174,7 @@ def _lead_before_threes(c: _Ctx, legal: Sequence[Action], groups: list[int]) -> 
     if rg:
         q = Play.of(rg[0], rest[rg[0]])
     else:
-        q2 = _with(NO_RANK, 0, rest[TWO], rest[SMALL], rest[BIG])
+        q2 = play_or_none(NO_RANK, 0, rest[TWO], rest[SMALL], rest[BIG])
         if q2 is None:
             return None
         q = q2
