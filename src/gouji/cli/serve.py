@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import click
 
+from ..bots import BOTS
+
 
 @click.command(short_help="Run the game server (HTTP API and WebSocket play).")
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to listen on.")
@@ -36,7 +38,7 @@ import click
 )
 @click.option(
     "--auto-bot",
-    type=click.Choice(["novice", "heuristic", "learned"]),
+    type=click.Choice([name for name in BOTS if name != "random"]),
     default="heuristic",
     show_default=True,
     help="The bot that plays for a seat on auto-play (托管).",
