@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
+from sqlalchemy.engine import Connection
 
 import gouji.server.storage
 from gouji.competition.loading import load_record
@@ -15,6 +18,22 @@ from gouji.server.storage import Store
 
 from ..helpers import wait_until
 from .conftest import drive, play_turn
+
+
+@contextmanager
+def at_revision(store: Store, revision: str) -> Iterator[Connection]:
+    """A connection in a transaction on ``store``'s database, migrated up to ``revision`` alone (as an older
+    server left it), for a test to write rows as that revision had them."""
+    from alembic import command
+    from alembic.config import Config
+
+    cfg = Config()
+    cfg.set_main_option("script_location", str(Path(gouji.server.storage.__file__).parent / "migrations"))
+    with store.engine.begin() as conn:
+        cfg.attributes["connection"] = conn
+        command.upgrade(cfg, revision)
+        yield conn
+
 
 BOTS5 = [None, "random", "random", "random", "random", "random"]
 
@@ -165,18 +184,12 @@ def test_a_database_of_the_first_schema_is_upgraded_to_one_index_on_events(db_ur
     """Revision 0002 drops the index on ``table_events.table_id`` alone (the unique (table_id, state) index
     finds a table's events): a database made by 0001, with its events, upgrades and keeps them."""
     import sqlalchemy as sa
-    from alembic import command
-    from alembic.config import Config
 
     from gouji.server.storage import EventOp, migrate
 
     store = Store(db_url)
     try:
-        cfg = Config()
-        cfg.set_main_option("script_location", str(Path(gouji.server.storage.__file__).parent / "migrations"))
-        with store.engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "0001")
+        with at_revision(store, "0001") as conn:
             # (the row as 0001 has it: today's model has columns that revision lacks)
             conn.execute(
                 sa.text(
@@ -298,18 +311,12 @@ def test_records_stored_before_the_summaries_get_theirs(db_url: str) -> None:
     """Revision 0004 keeps a narrow table of the records' summaries, which the game lists read (never a
     record's body): the records already stored get theirs."""
     import sqlalchemy as sa
-    from alembic import command
-    from alembic.config import Config
 
     from gouji.server.storage import migrate
 
     store = Store(db_url)
     try:
-        cfg = Config()
-        cfg.set_main_option("script_location", str(Path(gouji.server.storage.__file__).parent / "migrations"))
-        with store.engine.begin() as conn:
-            cfg.attributes["connection"] = conn
-            command.upgrade(cfg, "0003")
+        with at_revision(store, "0003") as conn:
             conn.execute(
                 sa.text(
                     "INSERT INTO tables (code, config, owner_hash, status, created_at)"
