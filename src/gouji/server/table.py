@@ -159,6 +159,7 @@ class Room:
         self.ready: list[bool] | None = None
         """Between two deals: which seats said they are ready; None while play goes on."""
         self.window: Window | None = None
+        """The decision window open now (:mod:`gouji.server.window`), or None."""
         self._pass_run = False
         """Whether the last window resolved was bots' passes alone (the next such one takes no time)."""
         self.countdown: int | None = None
@@ -166,7 +167,6 @@ class Room:
         for every window over a person's seat (not a bot's, not on 托管) when the table has a turn timer — from
         what is public alone (the seats, their kind, the timer, when the window opened), the same whether that
         person is asked or their one answer is given for them."""
-        """The decision window open now (:mod:`gouji.server.window`), or None."""
         self._resolving = False
         self._folding = 0
         """How many windows resolved at once are being fed now, one inside the other (at most FOLD_LIMIT)."""
@@ -768,10 +768,9 @@ class Room:
         (:data:`PASS_PACE`)."""
         if not w.complete or not self._bots_passed(w):
             return
-        if all(a == PASS for a, _ in w.answers.values()):
-            # passes in a row show as one beat: the first takes the pass pace, those right after it none
-            pace = 0.0 if self._pass_run else self.config.bot_delay * PASS_PACE
-            w.until = min(w.until, w.opened + pace)
+        # passes in a row show as one beat: the first takes the pass pace, those right after it none
+        pace = 0.0 if self._pass_run else self.config.bot_delay * PASS_PACE
+        w.until = min(w.until, w.opened + pace)
 
     def _bots_passed(self, w: Window) -> bool:
         """Whether the window is over no person's seat and its answers are all passes."""
