@@ -13,6 +13,7 @@ from typing import Any
 from . import protocol as P
 from .connection import Connection
 from .limits import TokenBucket
+from .table import Room
 
 PHRASES = ("nice", "thanks", "hurry", "oops", "sorry", "wow", "well_played", "gg")
 BURST = 3
@@ -23,15 +24,14 @@ def said_frame(seat: int, phrase: str) -> dict[str, Any]:
     return {"type": "said", "v": P.VERSION, "seat": seat, "phrase": phrase}
 
 
-def say(room: Any, conn: Connection, msg: P.ClientMessage) -> None:
+def say(room: Room, conn: Connection, msg: P.ClientMessage) -> None:
     """``say``: the connection's seat says a phrase to the table; a ProtocolError (nothing sent) for a token
     that is not the seat's, a phrase not in the set, or a seat saying too much too fast."""
     assert msg.token is not None and msg.action is not None
-    seat: int = room.check_token(conn, msg.token, msg.id)
+    seat = room.check_token(conn, msg.token, msg.id)
     if msg.action not in PHRASES:
         raise P.ProtocolError(P.BAD_MESSAGE, f"'phrase' must be one of {', '.join(PHRASES)}", msg.id)
-    buckets: dict[int, TokenBucket] = room.__dict__.setdefault("_phrase_buckets", {})
-    bucket = buckets.setdefault(seat, TokenBucket(1 / EVERY, BURST))
+    bucket = room.phrase_buckets.setdefault(seat, TokenBucket(1 / EVERY, BURST))
     if not bucket.take():
         raise P.ProtocolError(P.RATE_LIMITED, f"one phrase every {EVERY:g} s (a few at once)", msg.id)
     text = P.dumps(said_frame(seat, msg.action))

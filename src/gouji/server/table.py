@@ -184,6 +184,8 @@ class Room:
         self._outbox: collections.deque[tuple[int, list[_Delivery]]] = collections.deque()
         """Frames made at a state not yet stored, in order: (state, what to write to whom)."""
         self._auto_buckets = [TokenBucket(self.limits.auto_rate, self.limits.auto_burst) for _ in range(SEATS)]
+        self.phrase_buckets: dict[int, TokenBucket] = {}
+        """Each seat's allowance of quick phrases (:mod:`.phrases`), made at its first phrase."""
         self.last_change = time.monotonic()
         """When the table last changed (monotonic seconds): for the idle expiry of a waiting table."""
         self.on_over: Callable[[Room], None] | None = None
