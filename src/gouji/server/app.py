@@ -228,11 +228,6 @@ async def _json_body(request: Request, limit: int = MAX_BODY_BYTES) -> Any:
     return await read_json(request, limit)
 
 
-def _client(request: Request) -> str:
-    """Who is asking, for the per-client limits: the peer's address."""
-    return request.client.host if request.client is not None else ""
-
-
 def _code(request: Request) -> str:
     """The join code in the path, upper-cased; a code no table could have is a 404 at once."""
     code = str(request.path_params["code"]).upper()
@@ -247,7 +242,7 @@ def _lobby(request: Request) -> Lobby:
 
 
 async def _create(request: Request) -> Any:
-    out = await _lobby(request).create(await _json_body(request), _client(request))
+    out = await _lobby(request).create(await _json_body(request), client_of(request.scope))
     out["link"] = str(request.url_for("_link_page", code=out["code"]))
     return out
 
@@ -269,11 +264,11 @@ async def _table(request: Request) -> Any:
 
 
 async def _join(request: Request) -> Any:
-    return await _lobby(request).join(_code(request), await _json_body(request), _client(request))
+    return await _lobby(request).join(_code(request), await _json_body(request), client_of(request.scope))
 
 
 async def _leave(request: Request) -> Any:
-    return await _lobby(request).leave(_code(request), await _json_body(request), _client(request))
+    return await _lobby(request).leave(_code(request), await _json_body(request), client_of(request.scope))
 
 
 async def _close(request: Request) -> Any:
@@ -283,7 +278,7 @@ async def _close(request: Request) -> Any:
 async def _table_games(request: Request) -> Any:
     lobby = _lobby(request)
     code = _code(request)
-    games = await lobby.reader.call(_client(request), lobby.writer.store.table_games, code)
+    games = await lobby.reader.call(client_of(request.scope), lobby.writer.store.table_games, code)
     if games is None:
         raise RequestError(404, f"no table {code!r}")
     return {"table": code, "games": games}
@@ -294,7 +289,7 @@ async def _player_games(request: Request) -> Any:
     nickname = request.path_params["nickname"]
     if len(nickname) > MAX_PATH_NICKNAME:
         return {"nickname": nickname[:MAX_PATH_NICKNAME], "games": []}
-    games = await lobby.reader.call(_client(request), lobby.writer.store.player_games, nickname)
+    games = await lobby.reader.call(client_of(request.scope), lobby.writer.store.player_games, nickname)
     return {"nickname": nickname, "games": games}
 
 
@@ -303,7 +298,7 @@ async def _record(request: Request) -> Any:
     record_id = request.path_params["record_id"]
     if not 1 <= record_id <= MAX_RECORD_ID:
         raise RequestError(404, "no such record")
-    found = await lobby.reader.call(_client(request), lobby.writer.store.record_with_status, record_id)
+    found = await lobby.reader.call(client_of(request.scope), lobby.writer.store.record_with_status, record_id)
     if found is None:
         raise RequestError(404, "no such record")
     body, status = found

@@ -42,6 +42,7 @@ from ..competition.records import RecordError
 from ..engine.deal import Deal
 from ..engine.scoring import TOURNAMENT_POINTS
 from .errors import RequestError
+from .guard import client_of
 from .limits import MAX_RECORD_ID, read_json
 from .storage import RecordRow, Store, TableRow
 from .table import Room, one_thread
@@ -267,8 +268,7 @@ async def _deal_endpoint(request: Request) -> Response:
         replay = cache.get(key)
         if replay is None:
             lobby = request.app.state.lobby
-            client = request.client.host if request.client is not None else ""
-            found = await lobby.reader.call(client, _load, lobby.writer.store, record_id)
+            found = await lobby.reader.call(client_of(request.scope), _load, lobby.writer.store, record_id)
             if found is None:
                 raise RequestError(404, "no such record")
             body, status, players, code = found

@@ -27,6 +27,7 @@ from starlette.routing import BaseRoute, Route
 
 from .duplicate import close_match, create_match, join_team, match_view
 from .events import create_event, event_of
+from .guard import client_of
 from .lobby import Lobby
 
 Handler = Callable[[Request], Awaitable[Any]]
@@ -37,10 +38,6 @@ def _lobby(request: Request) -> Lobby:
     return lobby
 
 
-def _client(request: Request) -> str:
-    return request.client.host if request.client is not None else ""
-
-
 def tournament_routes(
     wrap: Callable[[Handler], Callable[[Request], Awaitable[Response]]], read_body: Handler
 ) -> list[BaseRoute]:
@@ -48,18 +45,18 @@ def tournament_routes(
     bodies with the app's reader (with its size limit)."""
 
     async def create_match_(request: Request) -> Any:
-        _, out = await create_match(_lobby(request), await read_body(request), client=_client(request))
+        _, out = await create_match(_lobby(request), await read_body(request), client=client_of(request.scope))
         return out
 
     async def match_(request: Request) -> Any:
-        return await match_view(_lobby(request), request.path_params["code"], _client(request))
+        return await match_view(_lobby(request), request.path_params["code"], client_of(request.scope))
 
     async def join_team_(request: Request) -> Any:
         code = request.path_params["code"]
-        return await join_team(_lobby(request), code, await read_body(request), _client(request))
+        return await join_team(_lobby(request), code, await read_body(request), client_of(request.scope))
 
     async def create_event_(request: Request) -> Any:
-        return await create_event(_lobby(request), await read_body(request), _client(request))
+        return await create_event(_lobby(request), await read_body(request), client_of(request.scope))
 
     async def event_(request: Request) -> Any:
         lobby = _lobby(request)
@@ -68,7 +65,7 @@ def tournament_routes(
     async def start_(request: Request) -> Any:
         lobby = _lobby(request)
         hall = event_of(lobby, request.path_params["code"])
-        return await hall.start(lobby, await read_body(request), _client(request))
+        return await hall.start(lobby, await read_body(request), client_of(request.scope))
 
     async def close_match_(request: Request) -> Any:
         return await close_match(_lobby(request), request.path_params["code"], await read_body(request))
