@@ -30,16 +30,18 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.table import Table
 
-from ..bots import make_bot, play_deal
+from ..bots import Bot, make_bot, play_deal
 from ..engine.deal import Deal
 from ..engine.rules import RuleSet, resolve
 from ..engine.scoring import team_points
 from ..engine.seats import SEATS, team
 from .distributed import workers
+
+T = TypeVar("T")
 
 SEED_STRIDE = 1_000_003
 """Pair ``i`` of a run with seed ``S`` is dealt from seed ``S * SEED_STRIDE + i``."""
@@ -65,8 +67,9 @@ def bot_rng(seed: int, i: int, game: int) -> random.Random:
     return random.Random(f"arena {seed}:{i}:{game}")
 
 
-def seating(a: str, b: str, game: int) -> tuple[str, ...]:
-    """The bot name in each seat: game 0 has A in the even seats (team 0), game 1 has B there."""
+def seating(a: T, b: T, game: int) -> tuple[T, ...]:
+    """What sits in each seat (a bot's name, or its maker): game 0 has A in the even seats (team 0), game 1 has B
+    there."""
     even, odd = (a, b) if game == 0 else (b, a)
     return tuple(even if s % 2 == 0 else odd for s in range(SEATS))
 
@@ -76,11 +79,16 @@ def team_of(label: int, game: int) -> int:
     return label ^ game
 
 
-def play_game(a: str, b: str, rules: RuleSet | str, seed: int, i: int, game: int) -> Deal:
-    """Game ``game`` (0 or 1) of pair ``i``, played to its end."""
+def play_bots(a: Callable[[], Bot], b: Callable[[], Bot], rules: RuleSet | str, seed: int, i: int, game: int) -> Deal:
+    """Game ``game`` (0 or 1) of pair ``i`` between the bots ``a`` and ``b`` make (one for each of their seats),
+    played to its end."""
     deal = Deal.new(rules, seed=deal_seed(seed, i))
-    bots = [make_bot(name) for name in seating(a, b, game)]
-    return play_deal(deal, bots, bot_rng(seed, i, game))
+    return play_deal(deal, [make() for make in seating(a, b, game)], bot_rng(seed, i, game))
+
+
+def play_game(a: str, b: str, rules: RuleSet | str, seed: int, i: int, game: int) -> Deal:
+    """Game ``game`` (0 or 1) of pair ``i`` between the bots named ``a`` and ``b``, played to its end."""
+    return play_bots(partial(make_bot, a), partial(make_bot, b), rules, seed, i, game)
 
 
 def pair_games(a: str, b: str, rules: RuleSet | str, seed: int, i: int) -> tuple[Deal, Deal]:

@@ -34,16 +34,14 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field, fields
+from functools import partial
 from pathlib import Path
 from typing import Any
 
-from ..bots import play_deal
 from ..bots.heuristic import DEFAULT, HeuristicBot, Params
-from ..engine.deal import Deal
 from ..engine.rules import resolve
 from ..engine.scoring import team_points
-from ..engine.seats import SEATS
-from .arena import Interval, bot_rng, deal_seed, team_of
+from .arena import Interval, play_bots, team_of
 from .distributed import workers
 
 SEED_SPAN = 100_000
@@ -116,9 +114,7 @@ def pair_margin(a: Params, b: Params, rules_name: str, seed: int, i: int) -> int
     rules = resolve(rules_name)
     total = 0
     for game in (0, 1):
-        deal = Deal.new(rules, seed=deal_seed(seed, i))
-        bots = [HeuristicBot(a if (s % 2 == 0) == (game == 0) else b) for s in range(SEATS)]
-        play_deal(deal, bots, bot_rng(seed, i, game))
+        deal = play_bots(partial(HeuristicBot, a), partial(HeuristicBot, b), rules, seed, i, game)
         pts = team_points(deal)
         total += pts[team_of(0, game)] - pts[team_of(1, game)]
     return total
