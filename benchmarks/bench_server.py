@@ -532,6 +532,7 @@ def memory_per_table(tables: int, tmp: str, rounds: int = 4) -> dict[str, Any]:
     from gouji.server.durability import Writer
     from gouji.server.limits import Limits
     from gouji.server.lobby import Lobby
+    from gouji.server.settings import ServerSettings
     from gouji.server.storage import open_store
 
     def interned() -> int:
@@ -541,7 +542,7 @@ def memory_per_table(tables: int, tmp: str, rounds: int = 4) -> dict[str, Any]:
         store = open_store(f"sqlite:///{os.path.join(tmp, 'memory.db')}")
         writer = Writer(store)
         limits = Limits(create_burst=10**9, waiting_per_client=10**9, over_seconds=3600)
-        lobby = Lobby(writer, default_turn=None, default_bot_delay=0.0, max_tables=10**6, limits=limits)
+        lobby = Lobby(writer, ServerSettings(turn_seconds=None, bot_delay=0.0, max_tables=10**6, limits=limits))
 
         async def play() -> int:
             """Play ``tables`` tables to the end; the traced memory while they are held; then let them go."""
@@ -597,6 +598,7 @@ def loop_hold(tables: int, seconds: float, tmp: str) -> dict[str, Any]:
     from gouji.server.limits import Limits
     from gouji.server.lobby import Lobby
     from gouji.server.serve import tune_interpreter
+    from gouji.server.settings import ServerSettings
     from gouji.server.storage import open_store
 
     tune_interpreter()  # as the server does: a 1 ms switch interval between the loop and the bots' thread
@@ -605,7 +607,7 @@ def loop_hold(tables: int, seconds: float, tmp: str) -> dict[str, Any]:
         store = open_store(f"sqlite:///{os.path.join(tmp, 'hold.db')}")
         writer = Writer(store)
         limits = Limits(create_burst=10**9, waiting_per_client=10**9)
-        lobby = Lobby(writer, default_turn=None, default_bot_delay=0.0, max_tables=10**6, limits=limits)
+        lobby = Lobby(writer, ServerSettings(turn_seconds=None, bot_delay=0.0, max_tables=10**6, limits=limits))
         body = {"bots": ["heuristic"] * 6, "set_length": 20, "options": {"decks": MAX_DECKS}}
         for _ in range(tables):
             await lobby.create(body)

@@ -9,6 +9,7 @@ from typing import Any
 
 from gouji.competition.duplicate import Tournament
 from gouji.competition.loading import load_record
+from gouji.server.duplicate import MatchHall
 
 from ..helpers import wait_until
 from .conftest import Server, drive
@@ -215,7 +216,7 @@ def test_a_restart_mid_match_resumes_both_tables(make_server: Any) -> None:
         hand = room2.match.current.hand(1)
     with make_server() as srv2:
         lobby = srv2.lobby()
-        hall = lobby.matches[out["code"]]
+        hall = lobby.halls.get(out["code"], MatchHall)
         r1, r2 = lobby.rooms[t1], lobby.rooms[t2]
         assert hall.tables == [r1, r2] and (r1.state, r2.state) == states
         assert r2.match.current.events == events2 and r2.match.current.hand(1) == hand

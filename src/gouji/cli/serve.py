@@ -83,18 +83,18 @@ def serve(
     code runs on PostgreSQL with --database-url postgresql+psycopg://…
 
     The timers are defaults: a table's creator may choose its own."""
-    from ..server import table as table_module
-    from ..server.config import check_table_defaults
     from ..server.errors import SettingError
     from ..server.guard import allowed_origins
     from ..server.serve import run, trusted_proxies
+    from ..server.settings import ServerSettings
     from ..server.storage import StorageError
 
     try:  # (click's ranges let NaN through, and a turn time under 0.05 s is no table's)
-        check_table_defaults(turn_seconds or None, bot_delay, ready_seconds)
+        settings = ServerSettings(
+            turn_seconds=turn_seconds or None, bot_delay=bot_delay, ready_seconds=ready_seconds, auto_bot=auto_bot
+        )
     except SettingError as e:
         raise click.BadParameter(e.message, param_hint=e.option) from None
-    table_module.AUTO_BOT = auto_bot
     try:
         trusted_proxies(trusted_proxy)
     except ValueError as e:
@@ -109,9 +109,7 @@ def serve(
             host,
             port,
             database_url,
-            turn_seconds=turn_seconds or None,
-            bot_delay=bot_delay,
-            ready_seconds=ready_seconds,
+            settings=settings,
             trusted_proxy=trusted_proxy,
             allowed_origin=allowed_origin,
             writer=writer,

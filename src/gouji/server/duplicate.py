@@ -29,10 +29,9 @@ from __future__ import annotations
 import dataclasses
 import hmac
 import logging
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..competition.duplicate import Tournament, TournamentTable
 from ..competition.round_robin import EventError, check_teams
@@ -45,23 +44,36 @@ from .config import TableConfig, parse_table_request, valid_bot, valid_nickname
 from .connection import Connection, token_hash
 from .durability import StoreWriter
 from .errors import RequestError
-from .storage import Op, RecordBody, RecordOp, StatusOp, StoredTable
+from .halls import MATCH_KIND, Halls
+from .lobby import Lobby
+from .storage import Op, RecordBody, RecordOp, StatusOp
 from .table import Room, new_token
-
-if TYPE_CHECKING:
-    from .events import EventHall
-    from .lobby import Lobby
 
 log = logging.getLogger("gouji.server")
 
-MATCH_KIND = "match"
-EVENT_KIND = "event"
 MAX_MATCH_DEALS = 20
 
 
-def is_hall_or_match_table(config: dict[str, Any]) -> bool:
-    """Whether a stored row is a match, an event or a table of a match (restored by :func:`restore_halls`)."""
-    return config.get("kind") in (MATCH_KIND, EVENT_KIND) or "duplicate" in config
+class MatchesEvent(Protocol):
+    """The event a match is played in, as the match sees it (:class:`.events.EventHall`)."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def owner_hash(self) -> str: ...
+
+    def open_tables(self, halls: Halls) -> int:
+        """The tables of its matches in memory and not yet over."""
+        ...
+
+    def match_over(self, key: str, match: Tournament) -> list[Op]:
+        """The writes of a match's result in the event (none if it has one)."""
+        ...
+
+    def match_closed(self, key: str, code: str) -> list[Op]:
+        """The writes that free a fixture whose match was closed before it ended."""
+        ...
 
 
 def team_at(table: int, seat: int) -> int:
@@ -184,7 +196,7 @@ class MatchHall:
         self.over = False
         """Whether the end of the match is stored (and may be shown)."""
         self.finishing = False
-        self.event: EventHall | None = None
+        self.event: MatchesEvent | None = None
         self.on_finished: Callable[[MatchHall], None] | None = None
         """Called once the end of the match is stored and sent (the lobby lets its tables go later)."""
 
@@ -278,6 +290,14 @@ class MatchHall:
         ops.append(StatusOp(self.id, "over"))
         return ops
 
+    def close_ops(self) -> list[Op]:
+        """The writes that close the match before it ended: its status; in its event, its fixture may be
+        started again."""
+        ops: list[Op] = [StatusOp(self.id, "closed")]
+        if self.event is not None and self.fixture is not None:
+            ops += self.event.match_closed(self.fixture, self.code)
+        return ops
+
     def finish_after_restart(self) -> None:
         """The server stopped after both tables' last moves but before the match's end was stored."""
         if not self.finishing:
@@ -334,7 +354,7 @@ def scoresheet(t: Tournament, over: bool) -> dict[str, Any]:
 async def match_view(lobby: Lobby, code: str, client: str | None = None) -> dict[str, Any]:
     """``GET /api/matches/{code}``: a match in memory, or a finished one from its stored record (a read of
     ``client``'s, :mod:`.reads`)."""
-    hall = lobby.matches.get(code.upper())
+    hall = lobby.halls.get(code, MatchHall)
     if hall is not None:
         return hall.public()
     store = lobby.writer.store
@@ -381,9 +401,14 @@ def _seat_bots(data: dict[str, Any], teams: list[str]) -> list[list[str | None]]
 
 
 def parse_match_request(
-    data: Any, default_turn: float | None, default_bot_delay: float, default_ready: float | None
+    data: Any,
+    default_turn: float | None,
+    default_bot_delay: float,
+    default_ready: float | None,
+    seeds: Callable[[], int] | None = None,
 ) -> tuple[list[str], list[TableConfig]]:
-    """Validate ``POST /api/matches``: the two teams and the configuration of each table (one seed)."""
+    """Validate ``POST /api/matches``: the two teams and the configuration of each table (one seed: the first
+    table's, of ``seeds`` when given)."""
     if not isinstance(data, dict):
         raise RequestError(400, "the request body is a JSON object")
     table_fields = {"preset", "options", "turn_seconds", "ready_seconds", "bot_delay", "card_counter"}
@@ -406,23 +431,25 @@ def parse_match_request(
     configs = []
     for t in (0, 1):
         request = {**base, "set_length": deals, "bots": bots[t]}
-        configs.append(parse_table_request(request, default_turn, default_bot_delay, default_ready))
+        config = parse_table_request(request, default_turn, default_bot_delay, default_ready)
+        configs.append(config if seeds is None else dataclasses.replace(config, seed=seeds()))
     seed = configs[0].seed  # both tables deal the same cards
     return teams, [dataclasses.replace(c, seed=seed) for c in configs]
 
 
 async def create_match(
-    lobby: Lobby, data: Any, event: EventHall | None = None, fixture: str | None = None, client: str = ""
+    lobby: Lobby, data: Any, event: MatchesEvent | None = None, fixture: str | None = None, client: str = ""
 ) -> tuple[MatchHall, dict[str, Any]]:
     """``POST /api/matches``: a new match with its two tables; answers its code, the organiser's secret
     token, a join code per team and per table.  ``client`` (the address asking — for an event's match, its
     organiser's) is limited as for tables (:meth:`.lobby.Lobby.admit`: its two tables count toward the
     client's caps, and the event's)."""
-    teams, configs = parse_match_request(data, lobby.default_turn, lobby.default_bot_delay, lobby.default_ready)
-    key = lobby.admit(client, 2, event)
+    st = lobby.settings
+    teams, configs = parse_match_request(data, st.turn_seconds, st.bot_delay, st.ready_seconds, st.seeds)
+    key = lobby.admit(client, 2, None if event is None else (event.code, event.open_tables(lobby.halls)))
     codes: list[str] = []
     while len(codes) < 3:
-        code = await lobby._new_code()
+        code = await lobby.new_code()
         if code not in codes:
             codes.append(code)
     code, table_codes = codes[0], codes[1:]
@@ -445,14 +472,13 @@ async def create_match(
         config = dataclasses.replace(config, table=t, match=code)
         nobody = token_hash(new_token())  # a table of a match is not closed on its own
         table_id = await lobby.writer.call(store.create_table, tcode, config.to_dict(), nobody, key)
-        rooms.append(DuplicateRoom(table_id, tcode, config, nobody, lobby.writer, lobby.limits))
+        rooms.append(DuplicateRoom(table_id, tcode, config, nobody, lobby.writer, st))
     hall.join_tables(rooms)
     hall.event = event
-    hall.on_finished = lobby.match_finished
-    lobby.matches[code] = hall
+    hall.on_finished = lobby.hall_finished
+    lobby.halls.add(hall)
     for room in rooms:
-        lobby.rooms[room.code] = room
-        lobby.created(room.code, key)
+        lobby.keep(room, key, let_go_when_over=False)
     for room in rooms:
         if not any(s.bot is None for s in room.seats):
             room.commit("start")
@@ -477,13 +503,13 @@ async def close_match(lobby: Lobby, code: str, data: Any) -> dict[str, Any]:
         raise RequestError(403, "only the match's organiser can close it")
     if hall.over or hall.finishing:
         raise RequestError(409, "the match is over")
-    lobby.close_match(hall, "organiser", "closed by its organiser")
+    lobby.close_hall(hall, "organiser", "closed by its organiser")
     await lobby.writer.drain()
     return {"code": hall.code, "closed": True}
 
 
 def match_of(lobby: Lobby, code: str) -> MatchHall:
-    hall: MatchHall | None = lobby.matches.get(code.upper())
+    hall = lobby.halls.get(code, MatchHall)
     if hall is None:
         raise RequestError(404, f"no match {code!r}")
     return hall
@@ -518,50 +544,3 @@ async def join_team(lobby: Lobby, team_code: str, data: Any, client: str = "") -
     room, seat = chosen[0]
     out = await lobby.join(room.code, {"nickname": nickname, "seat": seat}, client)
     return {**out, "table": room.table_index, "team": hall.teams[team], "match": hall.code}
-
-
-# ------------------------------------------------------------------------------------------ after a restart
-
-
-async def restore_halls(lobby: Lobby, stored: list[StoredTable]) -> None:
-    """Restore the events and matches among ``stored`` (open rows), each match with both its tables (a table
-    that finished already is read from the store too), and join them again."""
-    from .events import EventHall
-
-    by_code = {st.code: st for st in stored}
-    events: dict[str, EventHall] = {}
-    for st in stored:
-        if st.config.get("kind") == EVENT_KIND:
-            try:
-                events[st.code] = EventHall.replay(st, lobby.writer)
-            except (KeyError, TypeError, ValueError):
-                log.exception("event %s cannot be restored", st.code)
-    lobby.events.update(events)
-    for st in stored:
-        if st.config.get("kind") != MATCH_KIND:
-            continue
-        try:
-            rooms = []
-            for tcode in st.config["tables"]:
-                tst = by_code.get(tcode) or await lobby.writer.call(lobby.writer.store.stored_table, tcode)
-                if tst is None:
-                    raise ValueError(f"table {tcode} of match {st.code} is not stored")
-                room = DuplicateRoom.replay(tst, lobby.writer, lobby.limits)
-                assert isinstance(room, DuplicateRoom)
-                lobby.restored(room, tst, time.monotonic())
-                rooms.append(room)
-        except (ValueError, KeyError, TypeError):
-            log.exception("match %s cannot be restored", st.code)
-            continue
-        hall = MatchHall(st.id, st.code, st.config, lobby.writer, st.owner_hash)
-        hall.join_tables(rooms)
-        event_code = st.config.get("event")
-        hall.event = events.get(event_code) if event_code else None
-        lobby.matches[hall.code] = hall
-        for room in rooms:
-            lobby.rooms[room.code] = room
-        for room in rooms:
-            room.start_timers()
-        hall.on_finished = lobby.match_finished
-        if all(r.match.is_over for r in rooms):
-            hall.finish_after_restart()

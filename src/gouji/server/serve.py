@@ -13,11 +13,11 @@ from typing import Any
 import uvicorn
 
 from .app import WRITERS, create_app
-from .config import check_table_defaults
 from .errors import SettingError
 from .guard import allowed_origins
 from .limits import Limits
 from .play_socket import PlaySocket
+from .settings import ServerSettings
 from .storage import StorageError, open_store
 
 WS_MAX_SIZE = 64 * 1024
@@ -87,33 +87,22 @@ def run(
     port: int = 8000,
     database_url: str = "sqlite:///gouji.db",
     *,
-    turn_seconds: float | None = 30.0,
-    bot_delay: float = 0.5,
-    ready_seconds: float | None = None,
-    limits: Limits | None = None,
+    settings: ServerSettings | None = None,
     log_level: str = "info",
     access_log: bool = True,
     trusted_proxy: Sequence[str] = (),
     writer: str | None = None,
-    max_tables: int = 2000,
     allowed_origin: Sequence[str] = (),
 ) -> None:
-    """Serve until interrupted.  ``trusted_proxy``: the reverse proxies (addresses or networks) whose
-    ``X-Forwarded-For`` names the client, for the per-client limits (:func:`proxy_options`).  ``writer``:
-    where the database's transactions run (:func:`~gouji.server.app.create_app`); by default
-    :data:`DEFAULT_WRITER`."""
+    """Serve until interrupted, with ``settings`` (:class:`~.settings.ServerSettings`).  ``trusted_proxy``:
+    the reverse proxies (addresses or networks) whose ``X-Forwarded-For`` names the client, for the
+    per-client limits (:func:`proxy_options`).  ``writer``: where the database's transactions run
+    (:func:`~gouji.server.app.create_app`); by default :data:`DEFAULT_WRITER`."""
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
     proxies = trusted_proxies(trusted_proxy)
     open_store(database_url).close()  # a clear StorageError now rather than a traceback from the app's startup
     app = create_app(
-        database_url,
-        turn_seconds=turn_seconds,
-        bot_delay=bot_delay,
-        ready_seconds=ready_seconds,
-        limits=limits,
-        writer=writer or DEFAULT_WRITER,
-        max_tables=max_tables,
-        allowed_origins=allowed_origin,
+        database_url, settings or ServerSettings(), writer=writer or DEFAULT_WRITER, allowed_origins=allowed_origin
     )
     tune_interpreter()
     uvicorn.run(
@@ -200,7 +189,6 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     turn_seconds = args.turn_seconds or None
     try:
-        check_table_defaults(turn_seconds, args.bot_delay, args.ready_seconds)
         limits = Limits(
             rate=args.rate,
             burst=args.burst,
@@ -217,8 +205,13 @@ def main(argv: list[str] | None = None) -> None:
             seat_burst=args.seat_burst,
             waiting_seconds=args.waiting_seconds,
         )
-        if args.max_tables < 1:
-            raise SettingError("max_tables", f"must be an integer of at least 1, not {args.max_tables}")
+        settings = ServerSettings(
+            turn_seconds=turn_seconds,
+            bot_delay=args.bot_delay,
+            ready_seconds=args.ready_seconds,
+            limits=limits,
+            max_tables=args.max_tables,
+        )
     except SettingError as e:
         parser.error(f"{e.option} {e.message}")
     try:
@@ -234,15 +227,11 @@ def main(argv: list[str] | None = None) -> None:
             args.host,
             args.port,
             args.database_url,
-            turn_seconds=turn_seconds,
-            bot_delay=args.bot_delay,
-            ready_seconds=args.ready_seconds,
-            limits=limits,
+            settings=settings,
             log_level=args.log_level,
             access_log=not args.no_access_log,
             trusted_proxy=args.trusted_proxy,
             writer=args.writer,
-            max_tables=args.max_tables,
             allowed_origin=args.allowed_origin,
         )
     except StorageError as e:
