@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gouji.server import table as table_module
+from gouji.server.table_frames import Frames
 
 from ..helpers import wait_until
 
@@ -25,7 +25,7 @@ def test_every_seats_frame_text_is_its_state_frame(
 ) -> None:
     made: list[int | None] = []
     wrong: list[tuple[int | None, int]] = []
-    real = table_module._Frames.text
+    real = Frames.text
 
     def checked(self: Any, seat: int | None) -> str:
         text = real(self, seat)
@@ -35,7 +35,7 @@ def test_every_seats_frame_text_is_its_state_frame(
         made.append(seat)
         return text
 
-    monkeypatch.setattr(table_module._Frames, "text", checked)
+    monkeypatch.setattr(Frames, "text", checked)
     with make_server() as srv:
         body = {"preset": preset, "card_counter": card_counter, "set_length": 2, "bots": [None] * 6}
         out = srv.create(nickname="p0", seat=0, **body)
@@ -53,11 +53,11 @@ def test_every_seats_frame_text_is_its_state_frame(
 
 
 def test_a_frame_written_straight_to_the_socket_is_the_websocket_librarys_frame() -> None:
-    """The server writes a move's frames to Uvicorn's transport itself (``app.ws_text_frame``): the bytes
+    """The server writes a move's frames to Uvicorn's transport itself (``fast_send.ws_text_frame``): the bytes
     must be exactly the text frame the websockets library would have written, at every length encoding."""
     from websockets.frames import Frame, Opcode
 
-    from gouji.server.app import ws_text_frame
+    from gouji.server.fast_send import ws_text_frame
 
     for n in (0, 1, 125, 126, 127, 65535, 65536, 200_000):
         for text in (("够级" * n)[:n], "x" * n):  # n characters of 3 bytes each, and n bytes: each boundary

@@ -354,3 +354,36 @@ def test_the_protocols_framing_gives_what_the_librarys_parser_gives(limit: int) 
         assert got == want, (case, cuts)
         taken += len(got[0])
     assert taken > 150  # the handler took the texts until one had to queue (the rest went the library's way)
+
+
+def test_a_served_connection_writes_its_frames_straight_to_uvicorns_transport(live: Any) -> None:
+    """The fast path (:mod:`gouji.server.fast_send`) reads Uvicorn's own attributes of its WebSocket protocol.
+    When a release of Uvicorn renames or drops one, this fails naming it, rather than the server quietly
+    writing every frame the slow way."""
+    from gouji.server.fast_send import PROTOCOL_ATTRIBUTES, missing_attributes
+
+    server = live()
+    code, token = server.table()
+    with server.connect(code, token) as ws:
+        ws.send(json.dumps({"type": "ping", "id": "one"}))
+        assert _until(ws, "pong")["id"] == "one"
+        socks = server.sockets()
+        assert len(socks) == 1
+        assert missing_attributes(socks[0]) == [], f"Uvicorn's protocol no longer has {missing_attributes(socks[0])}"
+        assert missing_attributes(None) == list(PROTOCOL_ATTRIBUTES)
+        room = server.app.state.lobby.rooms[code]
+        conns = list(room.conns)
+        assert len(conns) == 1 and conns[0]._write_now is not None, "the connection was given no direct write"
+        written: list[str] = []
+        real = conns[0]._write_now
+
+        def spy(text: str) -> bool:
+            done: bool = real(text)
+            if done:
+                written.append(text)
+            return done
+
+        conns[0]._write_now = spy
+        ws.send(json.dumps({"type": "sync"}))
+        assert _until(ws, "state")["full"] is True
+        assert written and json.loads(written[-1])["type"] == "state", "the frame did not take the fast path"

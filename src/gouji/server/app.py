@@ -33,7 +33,6 @@ import html
 import json
 import logging
 import re
-import struct
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from typing import Any
@@ -47,14 +46,14 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
-from websockets.protocol import State as WSState
 
 from . import protocol as P
 from .bots_api import bot_routes
-from .connection import Connection, SendText, WriteNow, token_hash
+from .connection import Connection, token_hash
 from .durability import StoreWriter, Writer
 from .errors import RequestError
 from .events import restore_halls
+from .fast_send import text_sender
 from .guard import Guard, SocketCount, client_of, deny_upgrade
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
@@ -324,59 +323,6 @@ async def _sender(ws: WebSocket, conn: Connection) -> None:
             await ws.close(code=1008 if conn.dropped else conn.close_code)
 
 
-def _text_sender(send: Send) -> tuple[SendText, WriteNow | None]:
-    """How a connection writes a text frame: through the ASGI ``send``; and, on Uvicorn's sans-I/O WebSocket
-    protocol, a function that writes it at once, straight to the transport, while the connection is open and
-    its socket takes data (else it says no, and the frame goes through ``send``) — the same bytes (an
-    unmasked, unfragmented, uncompressed text frame) without the two layers of coroutines and the frame
-    object per write that went into each of a move's six frames."""
-
-    async def via_asgi(text: str) -> None:
-        await send({"type": "websocket.send", "text": text})
-
-    proto: Any = getattr(send, "__self__", None)
-    direct = proto is not None and all(
-        hasattr(proto, a) for a in ("transport", "writable", "conn", "close_sent", "disconnected")
-    )
-    direct = direct and not getattr(proto.conn, "extensions", None)  # (no per-message deflate: the server's setting)
-    if not direct:
-        return via_asgi, None
-
-    async def send_text(text: str) -> None:
-        if not write_now(text):
-            await via_asgi(text)
-
-    def write_now(text: str) -> bool:
-        if (
-            proto.writable.is_set()
-            and not proto.close_sent
-            and not proto.disconnected
-            and proto.conn.state is WSState.OPEN
-            and not proto.transport.is_closing()
-        ):
-            proto.transport.write(ws_text_frame(text))
-            return True
-        return False
-
-    return send_text, write_now
-
-
-_HEAD_7 = struct.Struct(">BB").pack
-_HEAD_16 = struct.Struct(">BBH").pack
-_HEAD_64 = struct.Struct(">BBQ").pack
-
-
-def ws_text_frame(text: str) -> bytes:
-    """A server's WebSocket text frame (RFC 6455 5.2: FIN, opcode 1, no mask) carrying ``text``."""
-    data = text.encode("utf-8")
-    n = len(data)
-    if n < 126:
-        return _HEAD_7(0x81, n) + data
-    if n < 65536:
-        return _HEAD_16(0x81, 126, n) + data
-    return _HEAD_64(0x81, 127, n) + data
-
-
 async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
     """The WebSocket of play; with ``raw_send`` (the server's own ASGI ``send``) frames are written with it,
     and on :class:`~gouji.server.play_socket.PlaySocket` the messages after ``hello`` come straight from the
@@ -411,7 +357,7 @@ async def _play_socket(
 ) -> None:
     """The WebSocket of play, once the upgrade is let in (:func:`_websocket`)."""
     await ws.accept()
-    send, write_now = (ws.send_text, None) if raw_send is None else _text_sender(raw_send)
+    send, write_now = (ws.send_text, None) if raw_send is None else text_sender(raw_send)
     conn = Connection(limit=lim.queue, send=send, write_now=write_now)
     sender = asyncio.create_task(_sender(ws, conn))
     proto = getattr(raw_send, "__self__", None)

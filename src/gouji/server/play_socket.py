@@ -25,7 +25,7 @@ a frame.
 
 It relies on the protocol's attributes (``frames``, ``curr_msg_data_type``, ``close_sent``, ``queue``,
 ``conn``) as Uvicorn's releases before 1.0 have them; the app's direct writes rely on others
-(``app._text_sender``).
+(:mod:`.fast_send`).
 """
 
 from __future__ import annotations
