@@ -535,3 +535,54 @@ def test_a_finished_deals_replay_is_worked_out_once_and_off_the_loop(server: Ser
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         bodies = list(pool.map(lambda i: server.get(other, client=f"198.51.100.{90 + i}").content, range(8)))
     assert len(set(bodies)) == 1 and b'"steps"' in bodies[0]
+
+
+# ------------------------------------------------------------------------------------------ private seats
+
+
+def test_a_stranger_knowing_a_matchs_code_can_neither_read_nor_guess_a_teams_join_code(tmp_path: Path) -> None:
+    """Issue 31: a team's join code is a random secret, not the match's code and a number; no public view
+    holds it; the organiser's token reads it and rotates it (the old one stops working, a restart too)."""
+    with serving(tmp_path) as server:
+        out = server.post("/api/matches", {"teams": ["X", "Y"], "deals": 1}).json()
+        code, owner = out["code"], out["owner_token"]
+        teams = [t["code"] for t in out["team_codes"]]
+        tables = [t["code"] for t in out["table_codes"]]
+        stranger = "198.51.100.23"
+        public = [
+            server.get(f"/api/matches/{code}", client=stranger),
+            server.get(f"/api/tables/{code}", client=stranger),
+        ]
+        public += [server.get(f"/api/tables/{t}", client=stranger) for t in tables]
+        assert [r.status_code for r in public] == [200] * 4
+        assert not [c for r in public for c in teams if c in r.text], "a public view holds a team's join code"
+        # what a stranger can make of what it knows seats nobody
+        for guess in (f"{code}-1", f"{code}-2", code, *tables):
+            r = server.post(f"/api/teams/{guess}/join", {"nickname": "eve"}, client=stranger)
+            assert r.status_code == 404 and not [c for c in teams if c in r.text], (guess, r.text)
+        for t in tables:
+            r = server.post(f"/api/tables/{t}/join", {"nickname": "eve"}, client=stranger)
+            assert r.status_code == 403 and "team's join code" in r.json()["error"], r.text
+        for token in ("nope", None):
+            r = server.post(f"/api/matches/{code}/codes", {"owner_token": token}, client=stranger)
+            assert r.status_code == 403 and not [c for c in teams if c in r.text]
+        assert server.post(f"/api/matches/{code}/codes/rotate", {"owner_token": "nope"}).status_code == 403
+        # the organiser reads them; a team's code seats its holder
+        read = server.post(f"/api/matches/{code}/codes", {"owner_token": owner}).json()
+        assert [t["code"] for t in read["team_codes"]] == teams and [t["code"] for t in read["table_codes"]] == tables
+        ann = server.post(f"/api/teams/{teams[0]}/join", {"nickname": "ann"})
+        assert ann.status_code == 200 and ann.json()["team"] == "X", ann.text
+        # rotated: the old codes stop working, the new ones seat; so after a restart
+        new = [
+            t["code"]
+            for t in server.post(f"/api/matches/{code}/codes/rotate", {"owner_token": owner}).json()["team_codes"]
+        ]
+        assert len(set(new) | set(teams)) == 4 and all(len(c) == 12 for c in new)
+        assert server.post(f"/api/teams/{teams[1]}/join", {"nickname": "bob"}).status_code == 404
+        server.restart()
+        assert server.post(f"/api/teams/{teams[1]}/join", {"nickname": "bob"}).status_code == 404
+        read = server.post(f"/api/matches/{code}/codes", {"owner_token": owner}).json()
+        assert [t["code"] for t in read["team_codes"]] == new
+        bob = server.post(f"/api/teams/{new[1]}/join", {"nickname": "bob"})
+        assert bob.status_code == 200 and bob.json()["team"] == "Y", bob.text
+        assert server.get(f"/api/matches/{code}").json()["tables"][0]["seats"][0]["nickname"] == "ann"

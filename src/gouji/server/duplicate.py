@@ -29,6 +29,7 @@ from __future__ import annotations
 import dataclasses
 import hmac
 import logging
+import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -45,13 +46,21 @@ from .connection import Connection, token_hash
 from .durability import StoreWriter
 from .errors import RequestError
 from .halls import MATCH_KIND, Halls
-from .lobby import Lobby
-from .storage import Op, RecordBody, RecordOp, StatusOp
+from .lobby import CODE_ALPHABET, Lobby
+from .storage import EventOp, Op, RecordBody, RecordOp, StatusOp
 from .table import Room, new_token
 
 log = logging.getLogger("gouji.server")
 
 MAX_MATCH_DEALS = 20
+JOIN_CODE_LENGTH = 12
+"""A team's join code: 12 characters of the join codes' alphabet, some 59 random bits (a guess is a 404, and a
+client's 404s are limited: :mod:`.guard`)."""
+
+
+def new_join_code() -> str:
+    """A new team join code: random, derived from nothing public."""
+    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
 
 
 class MatchesEvent(Protocol):
@@ -104,10 +113,12 @@ class DuplicateConfig(TableConfig):
 
 
 class DuplicateRoom(Room):
-    """One table of a duplicate match: a table that waits for the other one after each deal."""
+    """One table of a duplicate match: a table that waits for the other one after each deal.  Its seats are
+    taken with a team's join code alone (:func:`join_team`), not with the table's code."""
 
     hall: MatchHall | None = None
     expires_when_idle = False
+    seats_by_table_code = False
 
     @property
     def table_index(self) -> int:
@@ -199,6 +210,10 @@ class MatchHall:
         self.event: MatchesEvent | None = None
         self.on_finished: Callable[[MatchHall], None] | None = None
         """Called once the end of the match is stored and sent (the lobby lets its tables go later)."""
+        self.join_codes: list[str] = []
+        """A join code per team: random secrets, read by the organiser alone (:func:`match_codes`)."""
+        self.state = 0
+        """The changes of the match's own row (its join codes, as events of the row)."""
 
     @property
     def fixture(self) -> str | None:
@@ -211,8 +226,23 @@ class MatchHall:
             room.hall = self
 
     def team_codes(self) -> list[str]:
-        """A join code per team: the match's code and the team's number."""
-        return [f"{self.code}-1", f"{self.code}-2"]
+        """A join code per team (secret: never in a public view)."""
+        return list(self.join_codes)
+
+    def new_join_codes(self) -> Op:
+        """Draw new join codes for both teams (the old ones stop working); returns the write that stores
+        them (an event of the match's row: its configuration, which a table's page may read, holds none)."""
+        self.join_codes = [new_join_code(), new_join_code()]
+        self.state += 1
+        return EventOp(self.id, self.state, "join_codes", None, {"codes": list(self.join_codes)})
+
+    def team_of_code(self, code: str) -> int | None:
+        """Which team ``code`` seats (compared in constant time), or None."""
+        found = None
+        for team, mine in enumerate(self.join_codes):
+            if hmac.compare_digest(mine.encode(), code.encode()):
+                found = team
+        return found
 
     def seat_teams(self, table: int) -> list[str]:
         return [self.teams[team_at(table, s)] for s in range(SEATS)]
@@ -323,7 +353,6 @@ class MatchHall:
         return {
             "code": self.code,
             "kind": MATCH_KIND,
-            "team_codes": self.team_codes(),
             "preset": self.info.get("preset"),
             "status": "over" if self.over else "playing",
             "event": self.info.get("event"),
@@ -476,6 +505,7 @@ async def create_match(
     hall.join_tables(rooms)
     hall.event = event
     hall.on_finished = lobby.hall_finished
+    lobby.writer.commit([hall.new_join_codes()], lambda: None)
     lobby.halls.add(hall)
     for room in rooms:
         lobby.keep(room, key, let_go_when_over=False)
@@ -497,15 +527,34 @@ async def close_match(lobby: Lobby, code: str, data: Any) -> dict[str, Any]:
     """``POST /api/matches/{code}/close`` with ``owner_token``: its organiser (an event's match: the event's)
     closes a match that has not ended — both tables; in an event, its fixture may be started again."""
     hall = match_of(lobby, code)
-    token = data.get("owner_token") if isinstance(data, dict) else None
-    owners = [hall.owner_hash] + ([hall.event.owner_hash] if hall.event is not None else [])
-    if not isinstance(token, str) or not any(hmac.compare_digest(token_hash(token), h) for h in owners if h):
-        raise RequestError(403, "only the match's organiser can close it")
+    _check_organiser(hall, data, "close it")
     if hall.over or hall.finishing:
         raise RequestError(409, "the match is over")
     lobby.close_hall(hall, "organiser", "closed by its organiser")
     await lobby.writer.drain()
     return {"code": hall.code, "closed": True}
+
+
+def _check_organiser(hall: MatchHall, data: Any, what: str) -> None:
+    """``data`` carries the ``owner_token`` of the match's organiser (an event's match: the event's)."""
+    token = data.get("owner_token") if isinstance(data, dict) else None
+    owners = [hall.owner_hash] + ([hall.event.owner_hash] if hall.event is not None else [])
+    if not isinstance(token, str) or not any(hmac.compare_digest(token_hash(token), h) for h in owners if h):
+        raise RequestError(403, f"only the match's organiser can {what}")
+
+
+async def match_codes(lobby: Lobby, code: str, data: Any, rotate: bool = False) -> dict[str, Any]:
+    """``POST /api/matches/{code}/codes`` (``…/codes/rotate``) with ``owner_token``: the teams' join codes and
+    the tables' codes, for the organiser alone; rotated, the teams get new codes and the old ones stop
+    working (a seat taken already stays its holder's)."""
+    hall = match_of(lobby, code)
+    _check_organiser(hall, data, "read its join codes" if not rotate else "change its join codes")
+    if rotate:
+        if hall.over or hall.finishing:
+            raise RequestError(409, "the match is over")
+        lobby.writer.commit([hall.new_join_codes()], lambda: None)
+        await lobby.writer.drain()
+    return {"code": hall.code, **_codes(hall)}
 
 
 def match_of(lobby: Lobby, code: str) -> MatchHall:
@@ -518,11 +567,10 @@ def match_of(lobby: Lobby, code: str) -> MatchHall:
 async def join_team(lobby: Lobby, team_code: str, data: Any, client: str = "") -> dict[str, Any]:
     """``POST /api/teams/{code}/join``: take a free seat of the team (at either table, or the ``table`` and
     ``seat`` asked for); answers the table's code, the seat and its secret token."""
-    match_code, _, number = team_code.upper().rpartition("-")
-    hall = match_of(lobby, match_code) if number in ("1", "2") else None
-    if hall is None:
-        raise RequestError(404, f"no team code {team_code!r}")
-    team = int(number) - 1
+    found = [(h, t) for h in lobby.halls.all(MatchHall) if (t := h.team_of_code(team_code.upper())) is not None]
+    if not found or len(team_code) != JOIN_CODE_LENGTH:
+        raise RequestError(404, f"no team code {team_code[:JOIN_CODE_LENGTH]!r}")
+    hall, team = found[0]
     if not isinstance(data, dict):
         raise RequestError(400, "the request body is a JSON object")
     nickname = valid_nickname(data.get("nickname"))
@@ -542,5 +590,5 @@ async def join_team(lobby: Lobby, team_code: str, data: Any, client: str = "") -
     if not chosen:
         raise RequestError(409, f"no free seat of team {hall.teams[team]}" + (" there" if free else ""))
     room, seat = chosen[0]
-    out = await lobby.join(room.code, {"nickname": nickname, "seat": seat}, client)
+    out = await lobby.join(room.code, {"nickname": nickname, "seat": seat}, client, by_team=True)
     return {**out, "table": room.table_index, "team": hall.teams[team], "match": hall.code}

@@ -324,6 +324,11 @@ async def restore_halls(lobby: Lobby, stored: list[StoredTable]) -> None:
             log.exception("match %s cannot be restored", st.code)
             continue
         hall = MatchHall(st.id, st.code, st.config, lobby.writer, st.owner_hash)
+        for ev in st.events:  # (the row's own changes: its teams' join codes)
+            if ev["kind"] == "join_codes":
+                hall.join_codes, hall.state = list(ev["data"]["codes"]), ev["state"]
+        if not hall.join_codes:  # a match stored before join codes were secrets: its teams get new ones
+            lobby.writer.commit([hall.new_join_codes()], lambda: None)
         hall.join_tables(rooms)
         event_code = st.config.get("event")
         hall.event = events.get(event_code) if event_code else None

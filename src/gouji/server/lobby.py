@@ -306,9 +306,12 @@ class Lobby:
         if not self._seat_moves.take(client) or not self._seat_moves.take((room.code, seat)):
             raise RequestError(429, "seats are taken and left too often: wait a little")
 
-    async def join(self, code: str, data: Any, client: str = "") -> dict[str, Any]:
-        """``POST /api/tables/{code}/join``: take a seat by nickname; returns the seat and its secret token."""
+    async def join(self, code: str, data: Any, client: str = "", by_team: bool = False) -> dict[str, Any]:
+        """``POST /api/tables/{code}/join``: take a seat by nickname; returns the seat and its secret token.  A
+        table of a match seats only those who give a team's join code (``by_team``: :func:`.duplicate.join_team`)."""
         room = self.room(code)
+        if not (room.seats_by_table_code or by_team):
+            raise RequestError(403, "the seats of a match are taken with a team's join code, from its organiser")
         if not isinstance(data, dict):
             raise RequestError(400, "the request body is a JSON object")
         nickname = valid_nickname(data.get("nickname"))

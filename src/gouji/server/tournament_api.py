@@ -25,7 +25,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from .duplicate import close_match, create_match, join_team, match_view
+from .duplicate import close_match, create_match, join_team, match_codes, match_view
 from .events import create_event, event_of
 from .guard import client_of
 from .lobby import Lobby
@@ -70,6 +70,13 @@ def tournament_routes(
     async def close_match_(request: Request) -> Any:
         return await close_match(_lobby(request), request.path_params["code"], await read_body(request))
 
+    async def codes_(request: Request) -> Any:
+        return await match_codes(_lobby(request), request.path_params["code"], await read_body(request))
+
+    async def rotate_(request: Request) -> Any:
+        code = request.path_params["code"]
+        return await match_codes(_lobby(request), code, await read_body(request), rotate=True)
+
     async def close_event_(request: Request) -> Any:
         lobby = _lobby(request)
         return await event_of(lobby, request.path_params["code"]).close(lobby, await read_body(request))
@@ -80,6 +87,8 @@ def tournament_routes(
         Route("/api/matches", wrap(create_match_), methods=["POST"]),
         Route("/api/matches/{code}", wrap(match_), methods=["GET"]),
         Route("/api/matches/{code}/close", wrap(close_match_), methods=["POST"]),
+        Route("/api/matches/{code}/codes", wrap(codes_), methods=["POST"]),
+        Route("/api/matches/{code}/codes/rotate", wrap(rotate_), methods=["POST"]),
         Route("/api/teams/{code}/join", wrap(join_team_), methods=["POST"]),
         Route("/api/events", wrap(create_event_), methods=["POST"]),
         Route("/api/events/{code}", wrap(event_), methods=["GET"]),

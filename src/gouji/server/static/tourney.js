@@ -387,6 +387,23 @@ export class ScorekeeperView extends Polled {
     this.records = null;
   }
 
+  // the teams' join codes are secrets: the organiser's token reads them (the public view has none)
+  async poll() {
+    await super.poll();
+    const m = this.data;
+    if (!m || this.teamCodes || this.askedCodes || m.status === "over") return;
+    const org = organiser("match", this.code) || (m.event ? organiser("event", m.event) : null);
+    if (!org || !org.owner_token) return;
+    this.askedCodes = true;
+    try {
+      const res = await api(`/api/matches/${encodeURIComponent(this.code)}/codes`, { owner_token: org.owner_token });
+      this.teamCodes = res.team_codes.map((c) => c.code);
+      this.draw();
+    } catch {
+      this.teamCodes = null; // not the organiser's browser: no codes to show
+    }
+  }
+
   render(m) {
     const [x, y] = m.teams;
     const teamIndex = (name) => (name === x ? 0 : 1);
@@ -405,9 +422,9 @@ export class ScorekeeperView extends Polled {
       tb.seats ? h("ul.seat-list", tb.seats.map((s) => h("li.team" + teamIndex(s.team),
         h("span.seat-label", t("seat_n", { n: s.seat + 1 })), h("span.team-name", s.team),
         h("span.who", s.nickname || (s.bot ? botChoice(s.bot) : t("free")))))) : null)));
-    const codes = m.team_codes && m.status !== "over"
+    const codes = this.teamCodes && m.status !== "over"
       ? h("div.panel.dup-codes", h("h3", t("dup_codes")), h("ul.plain",
-          m.team_codes.map((c, i) => h("li", t("dup_team_code_of", { team: m.teams[i] }), ": ", h("b.code-text", c))),
+          this.teamCodes.map((c, i) => h("li", t("dup_team_code_of", { team: m.teams[i] }), ": ", h("b.code-text", c))),
           (m.tables || []).map((tb) => h("li", t("dup_table_code_of", { n: tb.table + 1 }), ": ", h("b.code-text", tb.code)))))
       : null;
     const rows = m.results.map((r) => h("tr", { dataset: { deal: r.deal } },
