@@ -134,7 +134,7 @@ def test_a_backup_taken_during_play_restores_every_record_and_resumes_the_open_t
             cut[code] = events[-1]["state"]
             assert events == original[: len(events)], f"table {code}: the backup's events are not the original's"
             seen = [SimpleNamespace(seat=c.seat, frames=[f for f in c.frames if f["state"] <= cut[code]]) for c in mine]
-            checked, deals = _check_table(restored, code, seen)  # type: ignore[arg-type]
+            checked, deals = _check_table(restored, code, seen)
             assert checked > 0 and deals >= 1
         _, long_original, _ = _stored(db_url, long)
         assert long_original[-1]["state"] > cut[long], "the long set played on after the backup"
