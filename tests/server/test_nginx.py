@@ -266,3 +266,13 @@ def test_the_unit_and_the_site_agree_and_the_unit_is_valid(tmp_path: Path) -> No
     r = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60)
     problems = [line for line in r.stderr.splitlines() if "gouji.service" in line]
     assert r.returncode == 0 and not problems, r.stderr
+
+
+def test_without_nginx_the_test_skips_saying_why_but_fails_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("GOUJI_NGINX", "/nonexistent/nginx")
+    monkeypatch.delenv("CI", raising=False)
+    with pytest.raises(pytest.skip.Exception, match=r"no nginx at /nonexistent/nginx: apt-get install nginx"):
+        _tool("nginx", "GOUJI_NGINX", "nginx")
+    monkeypatch.setenv("CI", "true")
+    with pytest.raises(pytest.fail.Exception, match="CI runs the nginx test, it may not skip it"):
+        _tool("nginx", "GOUJI_NGINX", "nginx")
