@@ -44,6 +44,7 @@ from .conftest import choose, wait_serving
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "deploy" / "nginx-gouji.conf"
 UNIT = ROOT / "deploy" / "gouji.service"
+BACKUP = ROOT / "deploy" / "gouji-backup.service"
 PROGRAM = "/opt/gouji/venv/bin/gouji"
 """Where the unit runs gouji from (the guide's virtualenv)."""
 
@@ -254,18 +255,41 @@ def test_an_x_forwarded_for_written_by_a_client_is_ignored(site: Site) -> None:
     assert any("203.0.113.79" in line for line in logged(site, r"/api/tables/SPOOFC\b"))
 
 
-def test_the_unit_and_the_site_agree_and_the_unit_is_valid(tmp_path: Path) -> None:
+def test_the_units_and_the_site_agree_and_the_units_are_valid(tmp_path: Path) -> None:
     argv = exec_start()
     upstream = option(argv, "--port")
     assert f"server 127.0.0.1:{upstream};" in SITE.read_text()  # nginx sends to where the server listens
+    url = option(argv, "--database-url")
+    backup_line = next(line for line in BACKUP.read_text().splitlines() if line.startswith("ExecStart="))
+    assert f'--database-url "{url}"' in backup_line  # the backup copies the database the server uses
     analyze = shutil.which("systemd-analyze")
     if analyze is None:
-        pytest.skip("no systemd-analyze (apt-get install systemd): the unit's syntax is not checked")
-    unit = tmp_path / "gouji.service"
-    unit.write_text(UNIT.read_text().replace(PROGRAM, sys.executable))  # (verify wants the program to exist)
-    r = subprocess.run([analyze, "verify", str(unit)], capture_output=True, text=True, timeout=60)
-    problems = [line for line in r.stderr.splitlines() if "gouji.service" in line]
+        pytest.skip("no systemd-analyze (apt-get install systemd): the units' syntax is not checked")
+    units = []
+    for unit in (UNIT, BACKUP, BACKUP.with_suffix(".timer")):
+        units.append(tmp_path / unit.name)  # (verify wants the programs to exist)
+        units[-1].write_text(unit.read_text().replace(PROGRAM, sys.executable))
+    r = subprocess.run([analyze, "verify", *map(str, units)], capture_output=True, text=True, timeout=60)
+    problems = [line for line in r.stderr.splitlines() if "gouji" in line]
     assert r.returncode == 0 and not problems, r.stderr
+
+
+def test_the_backup_units_command_writes_the_days_backup(tmp_path: Path) -> None:
+    from gouji.server.backup import backup_kind
+    from gouji.server.storage import open_store
+
+    db = f"sqlite:///{tmp_path / 'gouji.db'}"
+    open_store(db).close()
+    line = next(line for line in BACKUP.read_text().splitlines() if line.startswith("ExecStart="))
+    argv = shlex.split(line.removeprefix("ExecStart="))
+    assert argv[:2] == ["/bin/sh", "-c"]
+    script = replaced(argv[2], PROGRAM, f"{shlex.quote(sys.executable)} -c 'from gouji.cli import main; main()'")
+    script = replaced(script, "postgresql+psycopg://gouji@/gouji?host=/run/postgresql", db)
+    script = replaced(script, "/var/lib/gouji/backups", str(tmp_path)).replace("%%", "%")  # (systemd's escape)
+    r = subprocess.run(["/bin/sh", "-c", script], capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    day = subprocess.run(["date", "+%a"], capture_output=True, text=True, check=True).stdout.strip()
+    assert backup_kind(tmp_path / f"gouji-{day}.backup") == "sqlite"
 
 
 def test_without_nginx_the_test_skips_saying_why_but_fails_under_ci(monkeypatch: pytest.MonkeyPatch) -> None:
