@@ -24,11 +24,10 @@ chromium:  ## Debian's Chromium for the browser tests (installed when missing an
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-noto-cjk; } || \
 	  echo "no Chromium (apt-get install chromium): the browser tests will be skipped"
 
-nginx:  ## Debian's nginx and openssl for the hosting test (installed when missing and we are root)
-	@{ command -v nginx >/dev/null || [ -x /usr/sbin/nginx ]; } && command -v openssl >/dev/null || \
-	  { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
-	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx openssl; } || \
-	  echo "no nginx or openssl (apt-get install nginx openssl): the hosting test will be skipped"
+nginx:  ## Debian's nginx for the reverse-proxy tests (installed when missing and we are root)
+	@command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx; } || \
+	  echo "no nginx (apt-get install nginx): the reverse-proxy tests will be skipped"
 
 node:  ## Debian's Node.js and npm for the page's scripts (installed when missing and we are root)
 	@command -v node >/dev/null && command -v npm >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \

@@ -9,6 +9,7 @@ from .arena import arena
 from .backup import backup, restore
 from .event import event
 from .ladder import ladder
+from .proxy_config import proxy_config
 from .replay import replay
 from .rules import rules
 from .serve import serve
@@ -24,5 +25,19 @@ def main() -> None:
     """Shandong Gouji (够级): the rule sets, and a simulator of random deals."""
 
 
-for command in (rules, sim, arena, serve, tournament, replay, event, train, tune, ladder, backup, restore):
+for command in (
+    rules,
+    sim,
+    arena,
+    serve,
+    tournament,
+    replay,
+    event,
+    train,
+    tune,
+    ladder,
+    proxy_config,
+    backup,
+    restore,
+):
     main.add_command(command)
