@@ -1,9 +1,9 @@
 """``gouji backup`` while a real server process plays, and ``gouji restore`` into an empty database: on SQLite,
 and on PostgreSQL when ``GOUJI_TEST_POSTGRES`` is set (``.ci/run`` starts one).
 
-Two tables of six people's clients play (the crash test's clients: they answer their turns and say
-``ready``, keeping every ``state`` frame): one plays a set of one deal to its end, the other a longer set.
-Once the first is over and the second has finished a deal, ``gouji backup`` runs while the second plays on.
+Two tables play (the crash test's clients: they answer their turns and say ``ready``, keeping every ``state``
+frame): one of a person and five bots plays a set of one deal to its end, one of six people a longer set.
+Once the first is over and the second has finished a deal, ``gouji backup``'s code runs while the second plays on.
 The backup restored into a new database must be the original's history cut at one moment — each table's
 events the original's up to a state number, every frame any client saw up to it the view that history gives,
 a record for every deal finished in it — and a server started on it serves every record and resumes the open
@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import json
 import random
-import subprocess
-import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -34,14 +32,6 @@ from gouji.server.backup import BackupError, backup, restore
 
 from ..helpers import free_port
 from .test_crash import Client, ServerProcess, _check_table, _stored
-
-PEOPLE = [None] * 6
-
-
-def gouji(*args: str) -> subprocess.CompletedProcess[str]:
-    """The ``gouji`` command in a process of its own."""
-    cmd = [sys.executable, "-c", "from gouji.cli import main; main()", *args]
-    return subprocess.run(cmd, capture_output=True, text=True, timeout=120)
 
 
 @contextmanager
@@ -63,14 +53,14 @@ def empty_database(db_url: str, tmp_path: Path, name: str) -> Iterator[str]:
         admin.dispose()
 
 
-def open_table(base: str, port: int, set_length: int, rng: random.Random) -> tuple[str, list[Client]]:
-    """A table of six people, each seat's client (not yet started)."""
+def open_table(base: str, port: int, set_length: int, rng: random.Random, people: int = 6) -> tuple[str, list[Client]]:
+    """A table of ``people`` people (the other seats random bots), each person's client (not yet started)."""
     # no masking time: a window over people's seats resolves on their last answer (with one, under uvloop,
     # an answer landing in the instant the window's task wakes before its end hangs the window — reported)
-    body = {"bots": PEOPLE, "set_length": set_length, "bot_delay": 0}
+    body = {"bots": [None] * people + ["random"] * (6 - people), "set_length": set_length, "bot_delay": 0}
     code = httpx.post(f"{base}/api/tables", json=body).json()["code"]
     clients = []
-    for seat in range(6):
+    for seat in range(people):
         token = httpx.post(f"{base}/api/tables/{code}/join", json={"nickname": f"p{seat}", "seat": seat}).json()
         clients.append(Client(port, code, token["token"], seat, rng.randrange(2**32)))
     return code, clients
@@ -103,18 +93,18 @@ def test_a_backup_taken_during_play_restores_every_record_and_resumes_the_open_t
     backup_file = tmp_path / "gouji.backup"
     clients: list[Client] = []
     try:
-        short, short_clients = open_table(base, port, 1, rng)  # over before the backup
-        long, long_clients = open_table(base, port, 12, rng)  # in play during it (and long after)
+        short, short_clients = open_table(base, port, 1, rng, people=1)  # over before the backup
+        # in play during it (and long after); people only, so nothing moves it on until they are back
+        long, long_clients = open_table(base, port, 12, rng)
         clients = short_clients + long_clients
         for c in clients:
             c.start()
         wait_for("the one-deal set's end", lambda: httpx.get(f"{base}/api/tables/{short}").json()["status"] == "over")
         wait_for("a deal of the long set", lambda: httpx.get(f"{base}/api/tables/{long}").json()["deals_over"] >= 1)
         seen_before = sum(len(c.frames) for c in long_clients)
-        made = gouji("backup", "--to", str(backup_file), "--database-url", db_url)
+        made = backup(db_url, backup_file)  # (the command's own code, without an interpreter's start)
         seen_after = sum(len(c.frames) for c in long_clients)
-        assert made.returncode == 0, made.stderr
-        assert f"to {backup_file}" in made.stdout
+        assert made.size > 0
         assert seen_after > seen_before, "play went on while the backup was taken"
     finally:
         stop(clients)
@@ -122,9 +112,8 @@ def test_a_backup_taken_during_play_restores_every_record_and_resumes_the_open_t
             server.kill()
 
     with empty_database(db_url, tmp_path, "restored") as restored:
-        done = gouji("restore", str(backup_file), "--database-url", restored)
-        assert done.returncode == 0, done.stderr
-        assert "tables 2 (1 open)" in done.stdout, done.stdout
+        held = restore(backup_file, restored)
+        assert (held.tables, held.open_tables) == (2, 1)
 
         # the backup is the original's history cut at one moment
         cut: dict[str, int] = {}
@@ -210,10 +199,14 @@ def test_a_restore_refuses_a_database_that_is_not_empty_and_a_backup_of_the_othe
     (tmp_path / "notes.txt").write_text("hello")
     with pytest.raises(BackupError, match="is not a file written by gouji backup"):
         restore(tmp_path / "notes.txt", db_url)
-    # and the restore into a new one holds the table
+    # and the commands: a backup, its restore into a new database, which holds the table
+    made = CliRunner().invoke(main, ["backup", "--to", str(tmp_path / "two.backup"), "--database-url", db_url])
+    assert made.exit_code == 0 and f"to {tmp_path / 'two.backup'} (" in made.output, made.output
     with empty_database(db_url, tmp_path, "fresh") as fresh:
-        held = restore(tmp_path / "one.backup", fresh)
-        assert (held.tables, held.open_tables, held.events, held.records) == (1, 1, 0, 0)
+        done = CliRunner().invoke(main, ["restore", str(tmp_path / "two.backup"), "--database-url", fresh])
+        assert done.exit_code == 0 and "tables 1 (1 open), changes 0, records 0" in done.output, done.output
+        again = CliRunner().invoke(main, ["restore", str(tmp_path / "two.backup"), "--database-url", fresh])
+        assert again.exit_code == 1 and "is not empty" in again.output
 
 
 def test_a_backup_of_no_database_says_so_and_leaves_no_file(tmp_path: Path) -> None:
