@@ -13,6 +13,7 @@ table at the last change the backup holds: its players come back with their toke
 from __future__ import annotations
 
 import json
+import os
 import random
 import time
 import uuid
@@ -219,3 +220,15 @@ def test_a_backup_of_no_database_says_so_and_leaves_no_file(tmp_path: Path) -> N
     r = CliRunner().invoke(main, ["backup", "--to", str(tmp_path / "b.db"), "--database-url", "mysql://x@y/z"])
     assert r.exit_code == 1 and "is not a database this server knows" in r.output and r.exception is not None
     assert isinstance(r.exception, SystemExit)  # a message, not a traceback
+
+
+def test_pg_dump_gets_the_password_in_its_environment_never_on_its_command_line() -> None:
+    from gouji.server.backup import _pg_conninfo
+
+    conninfo, env = _pg_conninfo(sa.make_url("postgresql+psycopg://ann:s3cret@db.internal:5433/gouji?sslmode=require"))
+    assert "s3cret" not in conninfo and env["PGPASSWORD"] == "s3cret"
+    assert set(conninfo.split()) == {"host=db.internal", "port=5433", "user=ann", "dbname=gouji", "sslmode=require"}
+    # the unit's URL: the local socket, peer authentication, no password at all
+    conninfo, env = _pg_conninfo(sa.make_url("postgresql+psycopg://gouji@/gouji?host=/run/postgresql"))
+    assert set(conninfo.split()) == {"host=/run/postgresql", "user=gouji", "dbname=gouji"}
+    assert env.get("PGPASSWORD") == os.environ.get("PGPASSWORD")
