@@ -6,7 +6,8 @@ on storing moves.
 - **SQLite**: the library's online backup (:meth:`sqlite3.Connection.backup`) copies every page in one step,
   inside one read transaction; in WAL mode (the server's) a reader never blocks the writer, so play goes on.
   The copy is an ordinary SQLite file (its journal mode set back to ``DELETE``), written beside the target
-  and renamed over it once complete and checked (``PRAGMA quick_check``).
+  and renamed over it once complete and checked (``PRAGMA quick_check``).  Either kind of backup file is
+  readable by its owner only.
 - **PostgreSQL**: ``pg_dump --format=custom``, which reads the whole database in one snapshot (a repeatable
   read transaction) without locking out any write.  The password, if the URL has one, goes to it in
   ``PGPASSWORD``, never on its command line.
@@ -175,6 +176,8 @@ def backup(url: str, to: Path) -> BackupInfo:
     partial = to.with_name(f".{to.name}.partial-{os.getpid()}")
     start = time.perf_counter()
     try:
+        # readable by its owner only: it holds who played what, and the hashes of the seat tokens
+        os.close(os.open(partial, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600))
         if kind == "sqlite":
             _backup_sqlite(_sqlite_path(parsed), partial)
         else:
