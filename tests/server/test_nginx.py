@@ -265,3 +265,12 @@ def test_the_backup_units_command_writes_the_days_backup(tmp_path: Path) -> None
     assert r.returncode == 0, r.stderr
     day = subprocess.run(["date", "+%a"], capture_output=True, text=True, check=True).stdout.strip()
     assert backup_kind(tmp_path / f"gouji-{day}.backup") == "sqlite"
+
+
+def test_the_guide_uses_every_shipped_file_and_names_none_that_is_missing() -> None:
+    guide = (ROOT / "docs" / "hosting.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"deploy/[A-Za-z0-9_.-]+\.[a-z]+", guide))
+    shipped = {f"deploy/{p.name}" for p in (ROOT / "deploy").iterdir()}
+    assert named == shipped, (named - shipped, shipped - named)
+    # the guide's URL of the database is the units'
+    assert option(exec_start(), "--database-url") in guide
