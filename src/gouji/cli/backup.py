@@ -3,16 +3,17 @@ and its restore into an empty database (:mod:`gouji.server.backup`)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any, TypeVar
 
 import click
 
-DATABASE_URL = click.option(
-    "--database-url",
-    default="sqlite:///gouji.db",
-    show_default=True,
-    help="SQLAlchemy URL of the server's database (as given to gouji serve).",
-)
+FC = TypeVar("FC", bound=Callable[..., Any])
+
+
+def _database_url(help: str) -> Callable[[FC], FC]:
+    return click.option("--database-url", default="sqlite:///gouji.db", show_default=True, help=help)
 
 
 def _size(n: int) -> str:
@@ -34,7 +35,7 @@ def _size(n: int) -> str:
     type=click.Path(dir_okay=False, path_type=Path),
     help="The backup file to write (replaced once the new copy is complete).",
 )
-@DATABASE_URL
+@_database_url("SQLAlchemy URL of the server's database (as given to gouji serve).")
 def backup(to: Path, database_url: str) -> None:
     """Copy the database of a server — running or not — to one file: the database as it was at one moment,
     while play goes on.  SQLite: its online backup, to an SQLite file; PostgreSQL: pg_dump's custom format.
@@ -53,7 +54,7 @@ def backup(to: Path, database_url: str) -> None:
 
 @click.command(short_help="Restore a backup into an empty database.")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False, path_type=Path))
-@DATABASE_URL
+@_database_url("SQLAlchemy URL of the empty database to restore into.")
 def restore(path: Path, database_url: str) -> None:
     """Restore the backup file PATH (written by gouji backup) into an empty database: a new SQLite file, or
     a PostgreSQL database just made with createdb.  A database that has any table is refused.
