@@ -417,14 +417,19 @@ def query(schema: type[S], params: dict[str, str]) -> S:
 
 
 _AT = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
+_KEY = re.compile(r"^(?P<what>.*?) - at `key` in `\$(?P<path>[^`]*)`$", re.S)
 _STEP = re.compile(r"\.(\w+)|\[(\d+|\.\.\.)\]")
 
 
 def refusal(e: msgspec.ValidationError, data: Any, schema: type[Struct]) -> str:
     """A person's words for msgspec's refusal of ``data`` as ``schema``: the field (its path, a key of an
     object named), what it may be, and what it was."""
-    m = _AT.match(str(e))
-    what, path = (m["what"], m["path"]) if m else (str(e), None)
+    text, key_of = str(e), False
+    k = _KEY.match(text)
+    if k:  # an object's key refused: "… - at `key` in `$.bots`"
+        text, key_of = f"{k['what']} - at `${k['path']}`", True
+    m = _AT.match(text)
+    what, path = (m["what"], m["path"]) if m else (text, None)
     missing = re.match(r"Object missing required field `(\w+)`", what)
     if missing:
         return _missing(data, schema, path or "", missing[1])
@@ -450,7 +455,19 @@ def refusal(e: msgspec.ValidationError, data: Any, schema: type[Struct]) -> str:
                 value = value[int(index)] if isinstance(value, list) and int(index) < len(value) else None
                 shown += f"[{index}]"
                 info = getattr(_strip(info), "item_type", info)
+    if key_of:
+        key_t = getattr(_container(info, value), "key_type", None)
+        bad = next((x for x in value if _refuses(key_t, x)), None) if isinstance(value, dict) else None
+        return f"{shown}: its keys may be {describe(key_t)}, not {_shown(bad)}"
     return f"{shown} must be {describe(info)}, not {_shown(value)}"
+
+
+def _refuses(info: Any, value: Any) -> bool:
+    try:
+        msgspec.convert(value, _python(info))
+    except msgspec.ValidationError:
+        return True
+    return False
 
 
 @functools.cache
