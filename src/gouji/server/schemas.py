@@ -623,7 +623,8 @@ def describe(info: Any) -> str:
         )
         return f"a list of {n + ' ' if n else ''}({describe(info.item_type)})"
     if isinstance(info, mi.DictType):
-        return f"an object mapping {describe(info.key_type)} to {describe(info.value_type)}"
+        value = describe(info.value_type)
+        return f"an object mapping {describe(info.key_type)} to {f'({value})' if ' or ' in value else value}"
     if isinstance(info, mi.UnionType):
         parts = list(info.types)
         nulls = [t for t in parts if isinstance(_strip(t), mi.NoneType)]
