@@ -639,7 +639,8 @@ def describe(info: Any) -> str:
 
 
 def _doc(obj: Any) -> str:
-    return " ".join((obj.__doc__ or "").split())
+    """A schema's docstring as one line of Markdown."""
+    return " ".join((obj.__doc__ or "").split()).replace("``", "`")
 
 
 def _field_rows(schema: type[Struct], skip: tuple[str, ...] = ()) -> list[str]:
