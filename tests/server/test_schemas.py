@@ -203,7 +203,7 @@ def bodies(draw: st.DrawFn) -> tuple[str, Any]:
 def test_refused_bodies_are_a_400_and_change_nothing(hall: Hall) -> None:
     before = hall.snapshot()
 
-    @settings(max_examples=60, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @settings(max_examples=50, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(case=bodies())
     def send(case: tuple[str, Any]) -> None:
         route, data = case
@@ -285,7 +285,7 @@ def test_refused_messages_are_an_error_frame_and_change_nothing(hall: Hall) -> N
     before = hall.snapshot()
     sock = Socket(hall)
 
-    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck), database=None)
+    @settings(max_examples=120, deadline=None, suppress_health_check=list(HealthCheck), database=None)
     @given(text=messages())
     def send(text: str) -> None:
         assume(_refused_message(text))
