@@ -48,6 +48,7 @@ from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol as P
+from . import schemas as S
 from .bots_api import bot_routes
 from .connection import Connection, token_hash
 from .durability import StoreWriter, Writer
@@ -255,15 +256,21 @@ async def _table(request: Request) -> Any:
 
 
 async def _join(request: Request) -> Any:
-    return await _lobby(request).join(_code(request), await _json_body(request), client_of(request.scope))
+    data = await _json_body(request)
+    S.body(S.JoinTable, data)
+    return await _lobby(request).join(_code(request), data, client_of(request.scope))
 
 
 async def _leave(request: Request) -> Any:
-    return await _lobby(request).leave(_code(request), await _json_body(request), client_of(request.scope))
+    data = await _json_body(request)
+    S.body(S.SeatToken, data)
+    return await _lobby(request).leave(_code(request), data, client_of(request.scope))
 
 
 async def _close(request: Request) -> Any:
-    return await _lobby(request).close(_code(request), await _json_body(request))
+    data = await _json_body(request)
+    S.body(S.OwnerTokenBody, data)
+    return await _lobby(request).close(_code(request), data)
 
 
 async def _table_games(request: Request) -> Any:
