@@ -193,18 +193,19 @@ class Room:
         self._seats_version = 0
         """Counts the changes that may change the seats or the table's status outside play (every change but
         an action, and an action that switched its seat's 托管): a key of :meth:`table_text`'s cache."""
-        self._table_text_of: tuple[tuple[int, str, int, int], str, str] | None = None
+        self._table_text_of: tuple[tuple[int, str, int, int, tuple[int, ...]], str, str] | None = None
 
     # ------------------------------------------------------------------ public data
 
     def public(self, config: bool = True) -> dict[str, Any]:
         """The table as everyone may see it (``config=False``: without the configuration)."""
         m = self.match
+        offline = self.offline()
         out: dict[str, Any] = {
             "code": self.code,
             "status": self.status,
             "state": self.state,
-            "seats": [s.public() for s in self.seats],
+            "seats": [{**s.public(), "offline": s.index in offline} for s in self.seats],
             "deal": len(m.deals) - 1,
             "deals_over": len(m.points),
             "points": [list(p) for p in m.points],
@@ -224,7 +225,7 @@ class Room:
         if self.ready is not None:
             return P.dumps(self.public(config=False))
         m = self.match
-        key = (self._seats_version, self.status, len(m.deals), len(m.points))
+        key = (self._seats_version, self.status, len(m.deals), len(m.points), self.offline())
         cached = self._table_text_of
         if cached is None or cached[0] != key:
             table = self.public(config=False)
@@ -440,13 +441,36 @@ class Room:
     def attach(self, conn: Connection, seat: int | None, token_h: str | None) -> None:
         """A connection said hello: send it who it is and the full view."""
         conn.seat, conn.token_hash, conn.room = seat, token_h, self
+        before = self.offline()
         self.conns.add(conn)
         nickname = self.seats[seat].nickname if seat is not None else None
         conn.send(P.welcome_frame(self.code, seat, nickname))
         conn.send(self.state_frame(seat, full=True))
+        self._presence(before, conn)
 
     def detach(self, conn: Connection) -> None:
+        before = self.offline()
         self.conns.discard(conn)
+        self._presence(before)
+
+    # ------------------------------------------------------------------ presence (issue 29)
+
+    def offline(self) -> tuple[int, ...]:
+        """The people's seats with no connection at the table (断线): public, as who holds a seat is."""
+        online = {c.seat for c in self.conns}
+        return tuple(s.index for s in self.seats if s.bot is None and s.nickname is not None and s.index not in online)
+
+    def _presence(self, before: tuple[int, ...], new: Connection | None = None) -> None:
+        """Tell the connections (but ``new``, whose full frame said it) when a connection came or went changed
+        the offline seats: a ``presence`` frame, after the frames made before it; every later frame's table
+        says it too."""
+        offline = self.offline()
+        if offline == before:
+            return
+        text = P.dumps(P.presence_frame(offline))
+        for conn in list(self.conns):
+            if conn is not new:
+                self.deliver(conn, text)
 
     def _new_events(self) -> list[tuple[int, dict[str, Any]]]:
         deal_i, n = self._cursor

@@ -6,7 +6,7 @@ import { t, onLangChange } from "./i18n.js";
 import { parseCounts, total } from "./cards.js";
 import { describeEvent, eventClass, seatName, setSideNames } from "./render.js";
 import { SUMMARY_DELAY_MS, PHONE_QUERY, loadPrefs, Sounds, playsNeeded, burnNeeds } from "./table/common.js";
-import { initialState, reduce, STATE_KEYS } from "./table/state.js";
+import { initialState, reduce, reducePresence, STATE_KEYS } from "./table/state.js";
 import { handMethods } from "./table/hand.js";
 import { actionsMethods } from "./table/actions.js";
 import { sideMethods } from "./table/side.js";
@@ -155,6 +155,11 @@ export class LiveTable {
     }
     if (f.type === "error") return this.onError(f);
     if (f.type === "said") return this.onSaid(f);
+    if (f.type === "presence") {
+      this.state = reducePresence(this.state, f);
+      if (this.frame) this.renderFelt();
+      return;
+    }
     if (f.type === "closed") {
       this.closedFor = f.reason;
       this.setBanner(t("closed", { reason: f.reason }));
