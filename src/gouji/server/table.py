@@ -34,6 +34,7 @@ from ..engine.deal import Deal, IllegalAction
 from ..engine.seats import SEATS
 from . import config as table_config
 from . import protocol as P
+from .choices import burn_need, burn_needs, legal_set
 from .config import TableConfig
 from .connection import Connection
 from .connection import token_hash as token_hash  # (its home was here)
@@ -594,6 +595,13 @@ class Room:
         else:
             turn["choices"] = None
             turn["sample"] = legal.texts(SAMPLE_SIZE)
+            turn["legal"] = legal_set(legal)
+        if deal.phase == "play":  # what a burn needs, from the seat's own hand (the page computes no rule)
+            bie_san = deal.rules.bie_san
+            if burn_offer:
+                turn["burn_needs"] = burn_needs(deal.hands[seat], legal, bie_san)
+            elif deal.burner == seat:
+                turn["burn_left"] = burn_need(deal.hands[seat], bie_san)
         return turn
 
     # ------------------------------------------------------------------ intents
