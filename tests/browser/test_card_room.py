@@ -628,6 +628,10 @@ def test_a_burn_window_lasts_as_long_in_the_browser_with_or_without_a_possible_b
                 before = len(room.timings)
                 page.evaluate("window.__frames.length = 0")
                 page.evaluate("window.gouji.view.act('QQQ')")
+                # the felt marks Ann's QQQ 够级 as the frame's view says it is (the page decides no rule)
+                page.wait_for_selector(".marks .mark-gouji", state="attached")
+                if not seen[True]:
+                    shot(page, "gouji-mark")
                 # the offer's end: the first frame of another decision
                 page.wait_for_function(
                     "() => { const f = window.__frames; const i = f.findIndex((x) => x.turn.kind === 'burn');"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import itertools
 import json
-import random
 import time
 from pathlib import Path
 from typing import Any
@@ -19,7 +18,6 @@ import gouji
 import gouji.server.config
 from gouji.competition import load_record
 from gouji.engine.cards import format_counts, parse_counts
-from gouji.engine.plays import NO_RANK, Play
 
 from .conftest import PHONE, LiveServer, shot
 
@@ -413,29 +411,6 @@ def test_card_counter_shows_what_is_still_out(new_page: Any, server: LiveServer)
         i = "3456789TJQKA2XD".index(r)
         assert left == deck[i] - played[i] - mine[i]
     shot(page, "card-counter")
-
-
-def test_the_client_marks_gouji_plays_as_the_engine_does(new_page: Any) -> None:
-    """The felt's 够级 mark (cards.js playOf, the page's one reading of a play's shape: which selections may be
-    sent the frame says) agrees with the engine; two natural ranks are no play."""
-    rng = random.Random(5)
-    cases = []
-    while len(cases) < 600:
-        rank = rng.choice([NO_RANK, *range(12)])
-        k = 0 if rank == NO_RANK else rng.randint(1, 5)
-        t, x, d = rng.choice([0, 0, 1, 2]), rng.choice([0, 0, 0, 1, 2]), rng.choice([0, 0, 0, 1, 2])
-        if k + t + x + d:
-            cases.append(str(Play.of(rank, k, t, x, d)))
-    page = new_page()
-    got = page.evaluate(
-        """async (cases) => {
-            const m = await import('/cards.js');
-            return cases.map((a) => [m.playOf(m.parseCounts(a)).gouji, m.playOf(m.parseCounts('8899')) === null]);
-        }""",
-        cases,
-    )
-    for a, (a_gouji, bad) in zip(cases, got, strict=True):
-        assert a_gouji == gouji.is_gouji(a) and bad, a
 
 
 def test_on_a_phone(browser: Any, server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:

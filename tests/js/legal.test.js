@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { parseCounts } from "../../src/gouji/server/static/cards.js";
-import { allowed, answerWith, burnNeed, burnLeft, inBlock, listed } from "../../src/gouji/server/static/table/legal.js";
+import { allowed, answerWith, burnNeed, burnLeft, goujiPlay, inBlock, listed } from "../../src/gouji/server/static/table/legal.js";
 
 const c = parseCounts;
 
@@ -46,4 +46,14 @@ test("what a burn needs is the server's word for the burn selected; the burner's
   assert.equal(burnNeed(turn, c("QQQ")), null);
   assert.deepEqual(burnLeft({ burn_left: [2, 1, 2] }), { after: 2, needed: 1, jokers: 2, ok: true });
   assert.equal(burnLeft({}), null);
+});
+
+test("a play is marked 够级 when the view says its top play, that play, is", () => {
+  const view = { top: "KKK2", top_seat: 3, top_gouji: true };
+  assert.equal(goujiPlay({ type: "act", seat: 3, action: "2KKK" }, view), true);
+  assert.equal(goujiPlay({ type: "act", seat: 2, action: "2KKK" }, view), false); // another seat's
+  assert.equal(goujiPlay({ type: "act", seat: 3, action: "KKK" }, view), false); // another play
+  assert.equal(goujiPlay({ type: "act", seat: 3, action: "pass" }, view), false);
+  assert.equal(goujiPlay({ type: "act", seat: 3, action: "KKK2" }, { ...view, top_gouji: false }), false);
+  assert.equal(goujiPlay({ type: "burn", seat: 3 }, view), false);
 });

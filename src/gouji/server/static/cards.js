@@ -1,11 +1,10 @@
-// Cards as counts and faces, and a play's shape (its 够级 mark on the felt). Which selections may be sent the
-// server's frame says (table/legal.js): no rule of play is decided here.
+// Cards as counts and as faces. Which selections may be sent, and which plays are 够级, the server's frame
+// says (table/legal.js): no rule of play is decided here.
 
 import { t } from "./i18n.js";
 
 export const RANKS = "3456789TJQKA2XD";
 export const THREE = 0, FOUR = 1, TEN = 7, ACE = 11, TWO = 12, SMALL = 13, BIG = 14, NUM_RANKS = 15;
-const GOUJI_THRESHOLD = { 7: 5, 8: 4, 9: 3, 10: 2, 11: 2 };
 
 /** Per-rank counts (15 numbers) of a hand or play text such as "DX22AKK9". */
 export function parseCounts(text) {
@@ -38,30 +37,6 @@ export function sameCounts(a, b) {
 /** How a rank is written on a card face. */
 export function rankFace(ch) {
   return ch === "T" ? "10" : ch;
-}
-
-/** The shape of a play (rank, k, t, x, d and effective values), or null when the cards are no play. */
-export function playOf(counts) {
-  let rank = -1, k = 0;
-  for (let r = THREE; r <= ACE; r++) {
-    if (counts[r]) {
-      if (rank >= 0) return null; // two natural ranks
-      rank = r;
-      k = counts[r];
-    }
-  }
-  const t = counts[TWO] || 0, x = counts[SMALL] || 0, d = counts[BIG] || 0;
-  const size = k + t + x + d;
-  if (!size) return null;
-  const p = { rank, k, t, x, d, size, hasJoker: x + d > 0 };
-  if (x && d) { p.effBig = 0; p.effSmall = x + d; } else { p.effBig = d; p.effSmall = x; }
-  if (k) { p.value = rank; p.body = k + t; }
-  else if (t) { p.value = TWO; p.body = t; }
-  else { p.value = -1; p.body = 0; }
-  const need = GOUJI_THRESHOLD[p.value];
-  p.threshold = k > 0 && need !== undefined && p.body >= need;
-  p.gouji = p.hasJoker || (k === 0 && t > 0) || p.threshold;
-  return p;
 }
 
 /** The full deck of these rules as counts (decks × 54 less the removed cards). */

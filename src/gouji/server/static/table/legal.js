@@ -1,6 +1,7 @@
 // What this seat may do now, as the server's frame says it: `turn.choices` (every legal action), or, when they
 // are many, `turn.legal` (the ones listed one by one, and the leads as blocks); what a burn needs
-// (`turn.burn_needs`, `turn.burn_left`). The page decides no rule itself (docs/protocol.md); pure functions.
+// (`turn.burn_needs`, `turn.burn_left`); whether a play is 够级 (`view.top_gouji`). The page decides no rule
+// itself (docs/protocol.md); pure functions.
 
 import { RANKS, TWO, SMALL, BIG, parseCounts, sameCounts, total } from "../cards.js";
 
@@ -65,4 +66,11 @@ export function burnNeed(turn, sel) {
 /** During this seat's own burn: the plays left, the jokers they need and those held; else null. */
 export function burnLeft(turn) {
   return turn && turn.burn_left ? need(turn.burn_left) : null;
+}
+
+/** Whether the play event `ev` is the 够级 play on top of the view the frame brought (the view says). */
+export function goujiPlay(ev, view) {
+  if (!view || !view.top_gouji || ev.type !== "act" || ev.seat !== view.top_seat) return false;
+  const a = countsOf(ev.action || ""), b = countsOf(view.top || "");
+  return !!a && !!b && sameCounts(a, b);
 }
