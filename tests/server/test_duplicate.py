@@ -92,11 +92,11 @@ def test_a_match_of_bots_plays_both_tables_and_stores_the_duplicate_record(make_
 def test_creating_and_joining_a_match_refuses_bad_requests(make_server: Any) -> None:
     with make_server() as srv:
         for body, message in (
-            ({"teams": ["A"]}, "two teams"),
+            ({"teams": ["A"]}, "teams must be a list of 2"),
             ({"teams": ["A", "A"]}, "same name"),
             ({"deals": 0}, "deals"),
             ({"bots": {"Z": "random"}}, "no team"),
-            ({"bots": [[None] * 6]}, "two lists of six"),
+            ({"bots": [[None] * 6]}, "bots must be a list of 2 (a list of 6"),
             ({"bots": {"X": "nobody"}}, "no bot"),
             ({"preset": "moon"}, "preset"),
             ({"colour": "red"}, "unknown fields"),

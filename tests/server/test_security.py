@@ -96,7 +96,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Served]:
 def test_a_bot_that_is_no_name_is_a_400_naming_its_field(server: Served, path: str, body: Any, named: str) -> None:
     r = server.post(path, body)
     assert r.status_code == 400, r.text
-    assert r.json()["error"].startswith(f"{named}: no bot a JSON"), r.text
+    assert r.json()["error"].startswith(f"{named} must be a bot's name (GET /api/bots) or null, not "), r.text
 
 
 def test_deeply_nested_json_is_a_400_everywhere(server: Served) -> None:

@@ -6,6 +6,7 @@ import click
 
 from .. import __version__
 from .arena import arena
+from .backup import backup, restore
 from .event import event
 from .ladder import ladder
 from .proxy_config import proxy_config
@@ -24,5 +25,19 @@ def main() -> None:
     """Shandong Gouji (够级): the rule sets, and a simulator of random deals."""
 
 
-for command in (rules, sim, arena, serve, tournament, replay, event, train, tune, ladder, proxy_config):
+for command in (
+    rules,
+    sim,
+    arena,
+    serve,
+    tournament,
+    replay,
+    event,
+    train,
+    tune,
+    ladder,
+    proxy_config,
+    backup,
+    restore,
+):
     main.add_command(command)

@@ -50,6 +50,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from websockets.protocol import State as WSState
 
 from . import protocol as P
+from . import schemas as S
 from .bots_api import bot_routes
 from .config import check_table_defaults
 from .connection import Connection, SendText, WriteNow, token_hash
@@ -264,15 +265,21 @@ async def _table(request: Request) -> Any:
 
 
 async def _join(request: Request) -> Any:
-    return await _lobby(request).join(_code(request), await _json_body(request), client_of(request.scope))
+    data = await _json_body(request)
+    S.body(S.JoinTable, data)
+    return await _lobby(request).join(_code(request), data, client_of(request.scope))
 
 
 async def _leave(request: Request) -> Any:
-    return await _lobby(request).leave(_code(request), await _json_body(request), client_of(request.scope))
+    data = await _json_body(request)
+    S.body(S.SeatToken, data)
+    return await _lobby(request).leave(_code(request), data, client_of(request.scope))
 
 
 async def _close(request: Request) -> Any:
-    return await _lobby(request).close(_code(request), await _json_body(request))
+    data = await _json_body(request)
+    S.body(S.OwnerTokenBody, data)
+    return await _lobby(request).close(_code(request), data)
 
 
 async def _table_games(request: Request) -> Any:

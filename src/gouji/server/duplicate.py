@@ -35,13 +35,14 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from ..competition.duplicate import Tournament, TournamentTable
-from ..competition.round_robin import EventError, check_teams
+from ..competition.round_robin import check_teams
 from ..competition.sets import Match
 from ..engine.actions import Action
 from ..engine.rules import RuleSet
 from ..engine.seats import SEATS
 from . import protocol as P
-from .config import TableConfig, parse_table_request, valid_bot, valid_nickname
+from . import schemas as S
+from .config import TableConfig, parse_table_request, valid_nickname
 from .connection import Connection, token_hash
 from .durability import StoreWriter
 from .errors import RequestError
@@ -56,7 +57,7 @@ log = logging.getLogger("gouji.server")
 
 MATCH_KIND = "match"
 EVENT_KIND = "event"
-MAX_MATCH_DEALS = 20
+MAX_MATCH_DEALS = S.MAX_MATCH_DEALS
 
 
 def is_hall_or_match_table(config: dict[str, Any]) -> bool:
@@ -363,49 +364,28 @@ async def match_view(lobby: Lobby, code: str, client: str | None = None) -> dict
 # ------------------------------------------------------------------------------------------ creating one
 
 
-def _seat_bots(data: dict[str, Any], teams: list[str]) -> list[list[str | None]]:
+def _seat_bots(req: S.CreateMatch, teams: list[str]) -> list[list[str | None]]:
     """The bots of both tables, seat by seat: ``bots`` is two lists of six (table 1, table 2), or an object
     team name → bot name (the bot stands in for the whole team)."""
-    bots = data.get("bots")
+    bots = req.bots
     if bots is None:
         return [[None] * SEATS, [None] * SEATS]
     if isinstance(bots, dict):
-        for name, bot in bots.items():
-            if name not in teams:
-                raise RequestError(400, f"bots: no team {name!r} in this match")
-            valid_bot(bot, f"bots[{name!r}]")
         return [[bots.get(teams[team_at(t, s)]) for s in range(SEATS)] for t in (0, 1)]
-    if not (isinstance(bots, list) and len(bots) == 2 and all(isinstance(b, list) and len(b) == SEATS for b in bots)):
-        raise RequestError(400, "bots must be two lists of six (table 1, table 2) or an object team → bot")
-    return [[valid_bot(b, f"bots[{t}][{s}]") for s, b in enumerate(bots[t])] for t in (0, 1)]
+    return [list(bots[0]), list(bots[1])]
 
 
 def parse_match_request(
     data: Any, default_turn: float | None, default_bot_delay: float, default_ready: float | None
 ) -> tuple[list[str], list[TableConfig]]:
-    """Validate ``POST /api/matches``: the two teams and the configuration of each table (one seed)."""
-    if not isinstance(data, dict):
-        raise RequestError(400, "the request body is a JSON object")
-    table_fields = {"preset", "options", "turn_seconds", "ready_seconds", "bot_delay", "card_counter"}
-    unknown = set(data) - table_fields - {"teams", "deals", "bots"}
-    if unknown:
-        raise RequestError(400, f"unknown fields: {', '.join(sorted(unknown))}")
-    names = data.get("teams", ["X", "Y"])
-    if not isinstance(names, list) or len(names) != 2:
-        raise RequestError(400, "teams: a match is between two teams (a list of two names)")
-    try:
-        teams = check_teams(names)
-    except EventError as e:
-        raise RequestError(400, str(e)) from None
-    deals = data.get("deals", 4)
-    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= MAX_MATCH_DEALS:
-        raise RequestError(400, f"deals must be an integer from 1 to {MAX_MATCH_DEALS}")
-    bots = _seat_bots(data, teams)
-    base = {k: v for k, v in data.items() if k in table_fields}
-    base.setdefault("preset", "tournament")
+    """Validate ``POST /api/matches`` (:class:`.schemas.CreateMatch`): the two teams and the configuration of
+    each table (one seed)."""
+    req = S.body(S.CreateMatch, data)
+    teams = check_teams(req.teams)  # (checked by the schema: their names trimmed)
+    base = {k: v for k, v in data.items() if k in S.TableSettings.__struct_fields__}
     configs = []
-    for t in (0, 1):
-        request = {**base, "set_length": deals, "bots": bots[t]}
+    for bots in _seat_bots(req, teams):
+        request = {**base, "preset": req.preset, "set_length": req.deals, "bots": bots}
         configs.append(parse_table_request(request, default_turn, default_bot_delay, default_ready))
     seed = configs[0].seed  # both tables deal the same cards
     return teams, [dataclasses.replace(c, seed=seed) for c in configs]

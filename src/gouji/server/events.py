@@ -23,7 +23,8 @@ from ..bots import make_bot
 from ..competition.duplicate import Tournament
 from ..competition.round_robin import Event, EventError, Fixture, MatchResult, check_teams
 from ..engine.rules import RuleSet
-from .config import parse_table_request, valid_bot
+from . import schemas as S
+from .config import parse_table_request
 from .connection import token_hash
 from .durability import StoreWriter
 from .errors import RequestError
@@ -223,27 +224,11 @@ def parse_event_request(
     """Validate ``POST /api/events``: ``teams`` (2-16 names), ``deals`` a match (default 4), ``bots`` (team →
     bot standing in for it), and the tables' settings (``preset``, default ``tournament``, ``options``,
     timers, ``card_counter``).  Returns the event's stored configuration."""
-    if not isinstance(data, dict):
-        raise RequestError(400, "the request body is a JSON object")
-    unknown = set(data) - set(TABLE_FIELDS) - {"teams", "deals", "bots"}
-    if unknown:
-        raise RequestError(400, f"unknown fields: {', '.join(sorted(unknown))}")
-    try:
-        teams = check_teams(data.get("teams"))  # type: ignore[arg-type]
-    except EventError as e:
-        raise RequestError(400, str(e)) from None
-    deals = data.get("deals", 4)
-    if isinstance(deals, bool) or not isinstance(deals, int) or not 1 <= deals <= 20:
-        raise RequestError(400, "deals must be an integer from 1 to 20")
-    bots_in = data.get("bots", {})
-    if not isinstance(bots_in, dict):
-        raise RequestError(400, "bots must be an object team → bot name")
-    for team, bot in bots_in.items():
-        if team not in teams:
-            raise RequestError(400, f"bots: no team {team!r} in this event")
-        valid_bot(bot, f"bots[{team!r}]")
+    req = S.body(S.CreateEvent, data)
+    teams, deals = check_teams(req.teams), req.deals  # (checked by the schema: their names trimmed)
+    bots_in = dict(req.bots)
     table = {k: data[k] for k in TABLE_FIELDS if k in data}
-    table.setdefault("preset", "tournament")
+    table["preset"] = req.preset
     config = parse_table_request({**table, "set_length": deals}, default_turn, default_bot_delay, default_ready)
     table |= {
         "turn_seconds": config.turn_seconds,

@@ -1,8 +1,8 @@
 """The WebSocket message schema (version 1), shared by the server and its clients.
 
 Every frame is one JSON object with ``type`` and ``v`` (the protocol version).  ``docs/protocol.md`` is the
-reference for people; this module is the one for code: :func:`parse_client` validates what a client sends,
-the ``*_frame`` functions build what the server sends.
+reference for people; this module is the one for code: :func:`parse_client` validates what a client sends
+against its schema (:mod:`.schemas`), the ``*_frame`` functions build what the server sends.
 
 Client → server: ``hello`` (first, with the seat token or none to watch), ``act`` (an action's text form,
 the state number it was chosen at, and the token), ``auto`` (托管 on or off), ``ready`` (ready for the next
@@ -18,21 +18,22 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, NamedTuple
 
+import msgspec
 import orjson
 
-VERSION = 1
-"""The protocol version; a ``hello`` with another version is refused."""
+from . import schemas as S
 
-MAX_MESSAGE_BYTES = 2048
+VERSION = S.VERSION
+"""The protocol version; a ``hello`` with another version is refused."""
+MAX_MESSAGE_BYTES = S.MAX_MESSAGE_BYTES
 """The largest client message the server reads; longer ones are refused unread."""
-MAX_ACTION_CHARS = 64
-"""The longest action text (the longest legal play of four decks is well under this)."""
-MAX_TOKEN_CHARS = 128
-MAX_ID_CHARS = 64
-MAX_COUNTER = 2**53 - 1
+MAX_ACTION_CHARS = S.MAX_ACTION_CHARS
+MAX_TOKEN_CHARS = S.MAX_TOKEN_CHARS
+MAX_ID_CHARS = S.MAX_ID_CHARS
+MAX_COUNTER = S.MAX_COUNTER
 """The largest state or decision number a client may send (what a JavaScript number holds exactly)."""
 
-CLIENT_TYPES = ("hello", "act", "auto", "ready", "sync", "ping", "prefs", "say")
+CLIENT_TYPES = S.CLIENT_TYPES
 SERVER_TYPES = ("welcome", "state", "error", "pong", "closed", "said", "presence")
 
 # Error codes (``error.code``): what went wrong, for a program; ``error.message`` says it for a person.
@@ -95,75 +96,59 @@ class ClientMessage(NamedTuple):
     on: bool | None = None
 
 
-def _str_field(msg: dict[str, Any], key: str, limit: int, ref: str | None, required: bool) -> str | None:
-    value = msg.get(key)
-    if value is None:
-        if required:
-            raise ProtocolError(BAD_MESSAGE, f"{msg['type']!r} needs a {key!r} string", ref)
-        return None
-    if not isinstance(value, str) or not value or len(value) > limit:
-        raise ProtocolError(BAD_MESSAGE, f"{key!r} must be a string of 1-{limit} characters", ref)
-    return value
-
-
-def _counter(msg: dict[str, Any], key: str, ref: str | None) -> int | None:
-    """An optional non-negative integer field (a state or decision number), bounded."""
-    value = msg.get(key)
-    if value is None:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value <= MAX_COUNTER:
-        raise ProtocolError(BAD_MESSAGE, f"{key!r} must be an integer from 0 to {MAX_COUNTER}", ref)
-    return value
-
-
 def parse_client(text: str | bytes) -> ClientMessage:
-    """Validate one client frame; raises :class:`ProtocolError` saying what is wrong."""
+    """Validate one client frame against its schema (:data:`.schemas.CLIENT_MESSAGES`, decoded and validated
+    by msgspec in one pass); raises :class:`ProtocolError` saying what is wrong."""
     if len(text) > MAX_MESSAGE_BYTES:
         raise ProtocolError(TOO_LARGE, f"a message is at most {MAX_MESSAGE_BYTES} bytes")
     try:
-        msg = orjson.loads(text)
-    except (orjson.JSONDecodeError, ValueError, RecursionError):
+        m = S.CLIENT_DECODER.decode(text)
+    except msgspec.ValidationError as e:
+        raise _refused(text, e) from None
+    except (msgspec.DecodeError, UnicodeError):
         raise ProtocolError(BAD_JSON, "a message is one JSON object") from None
+    kind = type(m)
+    if kind is S.Act:
+        assert isinstance(m, S.Act)
+        if m.decision is None and m.state is None:
+            raise ProtocolError(BAD_MESSAGE, "'act' needs the decision it answers ('decision': turn.decision)", m.id)
+        return ClientMessage("act", m.id, m.token, None, m.action, m.state, m.decision)
+    if kind is S.Ready:
+        assert isinstance(m, S.Ready)
+        return ClientMessage("ready", m.id, m.token)
+    if kind is S.Auto:
+        assert isinstance(m, S.Auto)
+        return ClientMessage("auto", m.id, m.token, on=m.on)
+    if kind is S.Prefs:  # be asked even with one answer or not
+        assert isinstance(m, S.Prefs)
+        return ClientMessage("prefs", m.id, m.token, on=m.ask_single)
+    if kind is S.Say:  # a quick phrase (server/phrases.py): its id in `action`
+        assert isinstance(m, S.Say)
+        return ClientMessage("say", m.id, m.token, action=m.phrase)
+    if kind is S.Hello:
+        assert isinstance(m, S.Hello)
+        if m.v != VERSION:
+            raise ProtocolError(VERSION_MISMATCH, f"this server speaks protocol version {VERSION}, not {m.v}", m.id)
+        return ClientMessage("hello", m.id, m.token, version=m.v)
+    return ClientMessage(str(kind.__struct_config__.tag), m.id)
+
+
+def _refused(text: str | bytes, e: msgspec.ValidationError) -> ProtocolError:
+    """Why a frame that is JSON is no client message: the field and what it may be (and the message's ``id``
+    echoed when it has a valid one)."""
+    try:
+        msg = orjson.loads(text)
+    except orjson.JSONDecodeError:
+        msg = None
     if not isinstance(msg, dict):
-        raise ProtocolError(BAD_JSON, "a message is one JSON object")
+        return ProtocolError(BAD_JSON, "a message is one JSON object")
     raw_id = msg.get("id")
     ref = raw_id if isinstance(raw_id, str) and len(raw_id) <= MAX_ID_CHARS else None
-    if raw_id is not None and ref is None:
-        raise ProtocolError(BAD_MESSAGE, f"'id' must be a string of at most {MAX_ID_CHARS} characters")
     kind = msg.get("type")
-    if kind not in CLIENT_TYPES:
-        raise ProtocolError(BAD_MESSAGE, f"'type' must be one of {', '.join(CLIENT_TYPES)}", ref)
-    if kind == "hello":
-        v = msg.get("v")
-        if not isinstance(v, int) or isinstance(v, bool):
-            raise ProtocolError(BAD_MESSAGE, "'hello' needs the protocol version 'v' (an integer)", ref)
-        if v != VERSION:
-            raise ProtocolError(VERSION_MISMATCH, f"this server speaks protocol version {VERSION}, not {v}", ref)
-        token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=False)
-        return ClientMessage("hello", id=ref, token=token, version=v)
-    if kind == "act":
-        action = _str_field(msg, "action", MAX_ACTION_CHARS, ref, required=True)
-        token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
-        decision = _counter(msg, "decision", ref)
-        state = _counter(msg, "state", ref)
-        if decision is None and state is None:
-            raise ProtocolError(BAD_MESSAGE, "'act' needs the decision it answers ('decision': turn.decision)", ref)
-        return ClientMessage("act", id=ref, token=token, action=action, state=state, decision=decision)
-    if kind in ("auto", "prefs"):  # a switch: 托管 on or off; be asked even with one answer or not
-        key = "on" if kind == "auto" else "ask_single"
-        on = msg.get(key)
-        if not isinstance(on, bool):
-            raise ProtocolError(BAD_MESSAGE, f"{kind!r} needs {key!r}: true or false", ref)
-        token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
-        return ClientMessage(kind, id=ref, token=token, on=on)
-    if kind == "ready":
-        token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
-        return ClientMessage("ready", id=ref, token=token)
-    if kind == "say":  # a quick phrase (server/phrases.py): its id in `action`
-        phrase = _str_field(msg, "phrase", 32, ref, required=True)
-        token = _str_field(msg, "token", MAX_TOKEN_CHARS, ref, required=True)
-        return ClientMessage("say", id=ref, token=token, action=phrase)
-    return ClientMessage(kind, id=ref)
+    schema = next((c for c in S.CLIENT_MESSAGES if c.__struct_config__.tag == kind), None)
+    if schema is None:
+        return ProtocolError(BAD_MESSAGE, f"type must be one of {', '.join(CLIENT_TYPES)}", ref)
+    return ProtocolError(BAD_MESSAGE, S.refusal(e, msg, schema), ref)
 
 
 def dumps(frame: dict[str, Any]) -> str:

@@ -41,6 +41,7 @@ from ..competition.loading import load_record
 from ..competition.records import RecordError
 from ..engine.deal import Deal
 from ..engine.scoring import TOURNAMENT_POINTS
+from . import schemas as S
 from .errors import RequestError
 from .guard import client_of
 from .limits import MAX_RECORD_ID, read_json
@@ -257,10 +258,7 @@ async def _deal_endpoint(request: Request) -> Response:
     try:
         record_id = int(request.path_params["record_id"])
         index = int(request.path_params["deal"])
-        raw_table = request.query_params.get("table")
-        if raw_table is not None and raw_table not in ("0", "1"):
-            raise RequestError(400, "table must be 0 or 1")
-        table = None if raw_table is None else int(raw_table)
+        table = S.query(S.DealQuery, dict(request.query_params)).table
         if not 1 <= record_id <= MAX_RECORD_ID:
             raise RequestError(404, "no such record")
         cache = _replays(request)
@@ -290,10 +288,7 @@ async def _deal_endpoint(request: Request) -> Response:
 
 async def _hint_endpoint(request: Request) -> Response:
     try:
-        data = await read_json(request, MAX_HINT_BODY)
-        token = data.get("token")
-        if not isinstance(token, str) or not token:
-            raise RequestError(400, "a hint needs the seat's 'token'")
+        token = S.body(S.SeatToken, await read_json(request, MAX_HINT_BODY)).token
         room = request.app.state.lobby.rooms.get(str(request.path_params["code"]).upper())
         if room is None or room.status == "closed":
             raise RequestError(404, "no open table with this code")

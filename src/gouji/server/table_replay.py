@@ -15,6 +15,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from . import schemas as S
 from .errors import RequestError
 from .limits import read_json
 from .replay_api import deal_steps
@@ -24,10 +25,7 @@ MAX_BODY = 1024
 
 async def _token(request: Request) -> str:
     data = await read_json(request, MAX_BODY)  # the one reader of JSON bodies: 413, 415 and 400 as everywhere
-    token = data.get("token")
-    if not isinstance(token, str) or not token:
-        raise RequestError(400, "a deal's replay needs the seat's 'token'")
-    return token
+    return S.body(S.SeatToken, data).token
 
 
 async def _replay(request: Request) -> Response:

@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
+from . import schemas as S
 from .duplicate import close_match, create_match, join_team, match_view
 from .events import create_event, event_of
 from .guard import client_of
@@ -53,7 +54,9 @@ def tournament_routes(
 
     async def join_team_(request: Request) -> Any:
         code = request.path_params["code"]
-        return await join_team(_lobby(request), code, await read_body(request), client_of(request.scope))
+        data = await read_body(request)
+        S.body(S.JoinTeam, data)
+        return await join_team(_lobby(request), code, data, client_of(request.scope))
 
     async def create_event_(request: Request) -> Any:
         return await create_event(_lobby(request), await read_body(request), client_of(request.scope))
@@ -64,15 +67,21 @@ def tournament_routes(
 
     async def start_(request: Request) -> Any:
         lobby = _lobby(request)
+        data = await read_body(request)
+        S.body(S.StartMatch, data)
         hall = event_of(lobby, request.path_params["code"])
-        return await hall.start(lobby, await read_body(request), client_of(request.scope))
+        return await hall.start(lobby, data, client_of(request.scope))
 
     async def close_match_(request: Request) -> Any:
-        return await close_match(_lobby(request), request.path_params["code"], await read_body(request))
+        data = await read_body(request)
+        S.body(S.OwnerTokenBody, data)
+        return await close_match(_lobby(request), request.path_params["code"], data)
 
     async def close_event_(request: Request) -> Any:
         lobby = _lobby(request)
-        return await event_of(lobby, request.path_params["code"]).close(lobby, await read_body(request))
+        data = await read_body(request)
+        S.body(S.OwnerTokenBody, data)
+        return await event_of(lobby, request.path_params["code"]).close(lobby, data)
 
     create_match_.creates = True  # type: ignore[attr-defined]  # answered with 201 Created
     create_event_.creates = True  # type: ignore[attr-defined]

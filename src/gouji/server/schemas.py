@@ -1,0 +1,717 @@
+"""Every message the server reads, declared once: the HTTP request bodies (and query parameters) and the
+WebSocket client messages, as :mod:`msgspec` structs, validated by msgspec.
+
+- :data:`BODIES` maps each route that reads a JSON body (``"POST /api/tables"``) to its struct;
+  :func:`body` validates a decoded body against one (:class:`~.errors.RequestError` 400 naming the field and
+  what it may be); :data:`QUERIES` and :func:`query` do the same for query parameters.
+- :data:`CLIENT_MESSAGES` are the WebSocket messages a client sends, a union tagged by ``type``;
+  :data:`CLIENT_DECODER` decodes and validates one frame in one pass (``protocol.parse_client`` uses it).
+- :func:`markdown` writes the reference section of ``docs/protocol.md`` from these declarations (a test
+  checks the file against it; ``python -m gouji.server.schemas`` prints it).
+
+msgspec rather than pydantic: on the WebSocket path, where every move is one message, msgspec decodes and
+validates an intent in about a third of the time of the hand-written parser it replaces, pydantic in about
+four fifths (``benchmarks/bench_messages.py``, ``docs/benchmarks.md``).
+
+What a type cannot say is checked by a struct's ``check`` after the types (:func:`body` calls it): the
+registered bots (which change at run time), a nickname's printable characters after trimming, team names.
+Rule options are checked by :class:`~gouji.engine.rules.RuleSet`, which names the option and what it allows.
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+import sys
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
+
+import msgspec
+import orjson
+from msgspec import UNSET, Meta, Struct, UnsetType
+from msgspec import inspect as mi
+
+from ..bots import BOTS
+from ..competition.round_robin import MAX_TEAM_NAME, MAX_TEAMS, EventError, check_teams
+from ..engine.rules import PRESETS
+from ..engine.seats import SEATS
+from .errors import RequestError
+
+# ------------------------------------------------------------------------------------------ bounds
+
+VERSION = 1
+"""The protocol version; a ``hello`` with another version is refused."""
+MAX_MESSAGE_BYTES = 2048
+"""The largest client message the server reads; longer ones are refused unread."""
+MAX_ACTION_CHARS = 64
+"""The longest action text (the longest legal play of four decks is well under this)."""
+MAX_TOKEN_CHARS = 128
+MAX_ID_CHARS = 64
+MAX_PHRASE_CHARS = 32
+MAX_COUNTER = 2**53 - 1
+"""The largest state or decision number a client may send (what a JavaScript number holds exactly)."""
+MAX_NICKNAME = 24
+MAX_RAW_NICKNAME = 64
+"""A nickname as sent, before trimming the spaces around it."""
+MAX_SET_LENGTH = 20
+MAX_MATCH_DEALS = 20
+MAX_FIXTURE_CHARS = 16
+TURN_SECONDS: tuple[float, float] = (0.05, 3600)
+"""The turn timer a table may have, in seconds (or none)."""
+BOT_DELAY: tuple[float, float] = (0, 10)
+"""The seconds a bot may wait before it acts (the masking time of every decision)."""
+READY_SECONDS: tuple[float, float] = (0.05, 3600)
+"""The pause between two deals a table may wait for its players, in seconds (or none: its turn time)."""
+
+# ------------------------------------------------------------------------------------------ field types
+
+Id = Annotated[str, Meta(max_length=MAX_ID_CHARS, description="echoed in the answer to the message")]
+Token = Annotated[str, Meta(min_length=1, max_length=MAX_TOKEN_CHARS, description="a seat's secret token")]
+OwnerToken = Annotated[str, Meta(min_length=1, max_length=MAX_TOKEN_CHARS, description="the organiser's token")]
+Counter = Annotated[int, Meta(ge=0, le=MAX_COUNTER)]
+Nickname = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=MAX_RAW_NICKNAME,
+        description=f"1-{MAX_NICKNAME} printable characters once the spaces around are trimmed",
+    ),
+]
+BotName = Annotated[str, Meta(min_length=1, max_length=32, extra={"words": "a bot's name (GET /api/bots)"})]
+Seat = Annotated[int, Meta(ge=0, le=SEATS - 1)]
+TeamName = Annotated[
+    str,
+    Meta(
+        min_length=1,
+        max_length=MAX_RAW_NICKNAME,
+        description=f"1-{MAX_TEAM_NAME} printable characters without a comma, distinct",
+    ),
+]
+if TYPE_CHECKING:
+    Preset = str
+    SeatKey = str
+else:
+    Preset = Literal[tuple(PRESETS)]
+    SeatKey = Literal[tuple(str(s) for s in range(SEATS))]
+Options = Annotated[
+    dict[str, Any],
+    Meta(
+        description='rule options over the preset\'s (e.g. {"bie_san": false}); RuleSet checks each one — '
+        "type, range, allowed words, list lengths, decks 1-8 and removed cards that leave a playable deck — "
+        "and a refusal names the option and what it allows"
+    ),
+]
+TurnSeconds = Annotated[float, Meta(ge=TURN_SECONDS[0], le=TURN_SECONDS[1])]
+ReadySeconds = Annotated[float, Meta(ge=READY_SECONDS[0], le=READY_SECONDS[1])]
+BotDelay = Annotated[float, Meta(ge=BOT_DELAY[0], le=BOT_DELAY[1])]
+SixBots = Annotated[list[BotName | None], Meta(min_length=SEATS, max_length=SEATS)]
+Deals = Annotated[int, Meta(ge=1, le=MAX_MATCH_DEALS)]
+
+# ------------------------------------------------------------------------------------------ WebSocket messages
+
+
+class ClientBase(Struct, tag_field="type", frozen=True, kw_only=True):
+    """Every client message: ``type`` (its tag) and an optional ``id`` its answer (error, pong) echoes."""
+
+    id: Id | None = None
+
+
+class Hello(ClientBase, tag="hello", frozen=True, kw_only=True):
+    """Must come first. With a seat token the connection plays that seat; without one it watches. Answered by
+    ``welcome`` and a full ``state``."""
+
+    v: Annotated[int, Meta(description=f"the protocol version, {VERSION}")]
+    token: Token | None = None
+
+
+class Act(ClientBase, tag="act", frozen=True, kw_only=True):
+    """An intent: the action's text form (``"QQQ"``, ``"pass"``, ``"yield"``, ``"burn KKK"``, ``"revolt"``,
+    ``"declare"``, ``"return 65"`` …) and the decision it answers (``turn.decision`` of the view it was chosen
+    in). Instead of ``decision``, an older client may send ``state`` (the state number of that view): such an
+    intent is stale after *any* change. One of the two is required."""
+
+    action: Annotated[str, Meta(min_length=1, max_length=MAX_ACTION_CHARS)]
+    token: Token
+    decision: Counter | None = None
+    state: Counter | None = None
+
+
+class Auto(ClientBase, tag="auto", frozen=True, kw_only=True):
+    """托管 on or off for your own seat."""
+
+    on: bool
+    token: Token
+
+
+class Ready(ClientBase, tag="ready", frozen=True, kw_only=True):
+    """Between two deals of a set: your seat is ready for the next deal."""
+
+    token: Token
+
+
+class Sync(ClientBase, tag="sync", frozen=True, kw_only=True):
+    """Send me the full state again."""
+
+
+class Ping(ClientBase, tag="ping", frozen=True, kw_only=True):
+    """Answered by ``pong``."""
+
+
+class Prefs(ClientBase, tag="prefs", frozen=True, kw_only=True):
+    """Be asked even for decisions with one legal answer (not stored: a page sends it again when it
+    connects)."""
+
+    ask_single: bool
+    token: Token
+
+
+class Say(ClientBase, tag="say", frozen=True, kw_only=True):
+    """A quick phrase to the table (server/phrases.py); never stored."""
+
+    phrase: Annotated[str, Meta(min_length=1, max_length=MAX_PHRASE_CHARS)]
+    token: Token
+
+
+CLIENT_MESSAGES: tuple[type[ClientBase], ...] = (Hello, Act, Auto, Ready, Sync, Ping, Prefs, Say)
+"""The WebSocket messages a client sends, by ``type``."""
+CLIENT_TYPES: tuple[str, ...] = tuple(str(m.__struct_config__.tag) for m in CLIENT_MESSAGES)
+ClientMessageType = Hello | Act | Auto | Ready | Sync | Ping | Prefs | Say
+CLIENT_DECODER: msgspec.json.Decoder[ClientMessageType] = msgspec.json.Decoder(ClientMessageType)
+"""One client frame, decoded and validated in one pass."""
+
+# ------------------------------------------------------------------------------------------ HTTP bodies
+
+
+class Body(Struct, forbid_unknown_fields=True, kw_only=True, frozen=True):
+    """A JSON request body: an object of these fields and no others."""
+
+    def check(self) -> None:
+        """What the types cannot say (raises :class:`~.errors.RequestError` naming the field)."""
+
+
+def valid_bot(value: object, field: str = "bots") -> str | None:
+    """A seat's bot as a request names it: a registered bot's name or null; raises :class:`RequestError`
+    naming ``field`` (the registry changes at run time, so no type can list it)."""
+    if value is None:
+        return None
+    if not isinstance(value, str) or value not in BOTS:
+        shown = repr(value) if isinstance(value, str) else f"a JSON {_json_type(value)}"
+        raise RequestError(400, f"{field}: no bot {shown}; a bot is null or one of {', '.join(sorted(BOTS))}")
+    return value
+
+
+def valid_nickname(value: object, field: str = "nickname") -> str:
+    """A nickname: 1-24 printable characters after trimming; raises :class:`RequestError`."""
+    if not isinstance(value, str):
+        raise RequestError(400, f"{field} must be a string")
+    name = value.strip()
+    if not 1 <= len(name) <= MAX_NICKNAME or not name.isprintable():
+        raise RequestError(400, f"{field} must be 1-{MAX_NICKNAME} printable characters")
+    return name
+
+
+def _seat_key(key: str) -> str:
+    return f"[{key}]" if key.isdigit() else f"[{key!r}]"
+
+
+class TableSettings(Body, frozen=True, kw_only=True):
+    """The settings of a table (and of the tables of a match or an event)."""
+
+    options: Options = msgspec.field(default_factory=dict)
+    turn_seconds: Annotated[
+        TurnSeconds | UnsetType | None,
+        Meta(description="each person's time to act; null: no timer; default the server's (30)"),
+    ] = UNSET
+    ready_seconds: Annotated[
+        ReadySeconds | None,
+        Meta(description="the ready timeout between two deals; default the server's, else turn_seconds"),
+    ] = None
+    bot_delay: Annotated[
+        BotDelay | UnsetType, Meta(description="the masking time of every decision; default the server's (0.5)")
+    ] = UNSET
+    card_counter: Annotated[bool, Meta(description="记牌器: when false the views carry no `played`")] = True
+
+
+class CreateTable(TableSettings, frozen=True, kw_only=True):
+    """A new table; with ``nickname`` (and ``seat``) its creator sits down at once."""
+
+    preset: Preset = "qingdao"
+    set_length: Annotated[
+        Annotated[int, Meta(ge=1, le=MAX_SET_LENGTH)] | UnsetType, Meta(description="deals; default the preset's")
+    ] = UNSET
+    bots: Annotated[
+        SixBots | dict[SeatKey, BotName | None] | UnsetType,
+        Meta(description='six entries, a bot or null (a person\'s seat), or an object seat → bot ({"3": "heuristic"})'),
+    ] = UNSET
+    nickname: Nickname | None = None
+    seat: Seat | None = None
+
+    def check(self) -> None:
+        if isinstance(self.bots, list):
+            for i, b in enumerate(self.bots):
+                valid_bot(b, f"bots[{i}]")
+        elif isinstance(self.bots, dict):
+            for k, b in self.bots.items():
+                valid_bot(b, f"bots[{k}]")
+        if self.nickname is not None:
+            valid_nickname(self.nickname)
+
+    def seat_bots(self) -> list[str | None]:
+        """The bots, seat by seat (an object's seats not named have none)."""
+        if isinstance(self.bots, UnsetType):
+            return [None] * SEATS
+        if isinstance(self.bots, dict):
+            return [self.bots.get(str(s)) for s in range(SEATS)]
+        return list(self.bots)
+
+
+class CreateMatch(TableSettings, frozen=True, kw_only=True):
+    """A duplicate match of two teams at two tables."""
+
+    teams: Annotated[list[TeamName], Meta(min_length=2, max_length=2, description="the two teams' names")] = (
+        msgspec.field(default_factory=lambda: ["X", "Y"])
+    )
+    deals: Deals = 4
+    preset: Preset = "tournament"
+    bots: Annotated[
+        Annotated[list[SixBots], Meta(min_length=2, max_length=2)] | dict[TeamName, BotName | None] | None,
+        Meta(
+            description="two lists of six (table 1, table 2 by seat), a bot or null; or an object team → bot "
+            '({"X": "heuristic"}: the bot stands in for the whole team)'
+        ),
+    ] = None
+
+    def check(self) -> None:
+        teams = _teams(self.teams)
+        if isinstance(self.bots, dict):
+            for name, bot in self.bots.items():
+                if name not in teams:
+                    raise RequestError(400, f"bots: no team {name!r} in this match")
+                valid_bot(bot, f"bots[{name!r}]")
+        elif self.bots is not None:
+            for t, six in enumerate(self.bots):
+                for s, b in enumerate(six):
+                    valid_bot(b, f"bots[{t}][{s}]")
+
+
+class CreateEvent(TableSettings, frozen=True, kw_only=True):
+    """A round robin of several teams."""
+
+    teams: Annotated[list[TeamName], Meta(min_length=2, max_length=MAX_TEAMS)]
+    deals: Deals = 4
+    preset: Preset = "tournament"
+    bots: Annotated[dict[TeamName, BotName | None], Meta(description="team → bot: bots stand in for those teams")] = (
+        msgspec.field(default_factory=dict)
+    )
+
+    def check(self) -> None:
+        teams = _teams(self.teams)
+        for team, bot in self.bots.items():
+            if team not in teams:
+                raise RequestError(400, f"bots: no team {team!r} in this event")
+            valid_bot(bot, f"bots[{team!r}]")
+
+
+def _teams(names: list[str]) -> list[str]:
+    try:
+        return check_teams(names)
+    except EventError as e:
+        raise RequestError(400, f"teams: {e}") from None
+
+
+class JoinTable(Body, frozen=True, kw_only=True):
+    """Take a free seat (the one asked for, else the first)."""
+
+    nickname: Nickname
+    seat: Seat | None = None
+
+    def check(self) -> None:
+        valid_nickname(self.nickname)
+
+
+class JoinTeam(Body, frozen=True, kw_only=True):
+    """Take a free seat of the team (at either table, or the one asked for)."""
+
+    nickname: Nickname
+    table: Annotated[int, Meta(ge=0, le=1)] | None = None
+    seat: Seat | None = None
+
+    def check(self) -> None:
+        valid_nickname(self.nickname)
+
+
+class SeatToken(Body, frozen=True, kw_only=True):
+    """A body of one seat's token: leave the seat, a hint for it, a finished deal's replay."""
+
+    token: Token
+
+
+class OwnerTokenBody(Body, frozen=True, kw_only=True):
+    """A body of the organiser's (a table's creator's) token: close it."""
+
+    owner_token: OwnerToken
+
+
+class StartMatch(Body, frozen=True, kw_only=True):
+    """The organiser starts one match of the schedule."""
+
+    owner_token: OwnerToken
+    fixture: Annotated[str, Meta(min_length=1, max_length=MAX_FIXTURE_CHARS, description='e.g. "r1m2"')]
+
+
+class DealQuery(Struct, kw_only=True, frozen=True):
+    """The query of ``GET /api/records/{id}/deals/{n}``: the table of a duplicate match's record."""
+
+    table: Annotated[int, Meta(ge=0, le=1, description="a duplicate match's table (default 0)")] | None = None
+
+
+BODIES: dict[str, type[Body]] = {
+    "POST /api/tables": CreateTable,
+    "POST /api/tables/{code}/join": JoinTable,
+    "POST /api/tables/{code}/leave": SeatToken,
+    "POST /api/tables/{code}/close": OwnerTokenBody,
+    "POST /api/tables/{code}/hint": SeatToken,
+    "POST /api/tables/{code}/deals/{n}/replay": SeatToken,
+    "POST /api/matches": CreateMatch,
+    "POST /api/matches/{code}/close": OwnerTokenBody,
+    "POST /api/teams/{code}/join": JoinTeam,
+    "POST /api/events": CreateEvent,
+    "POST /api/events/{code}/start": StartMatch,
+    "POST /api/events/{code}/close": OwnerTokenBody,
+}
+"""Every route that reads a JSON body, and its body's schema."""
+QUERIES: dict[str, type[Struct]] = {"GET /api/records/{id}/deals/{n}": DealQuery}
+"""Every route that reads query parameters, and theirs."""
+
+# ------------------------------------------------------------------------------------------ validating
+
+S = TypeVar("S", bound=Struct)
+B = TypeVar("B", bound=Body)
+
+
+def body(schema: type[B], data: Any) -> B:
+    """``data`` (a decoded JSON body) as ``schema``; :class:`RequestError` (400) naming the field and what it
+    may be."""
+    if not isinstance(data, dict):
+        raise RequestError(400, "the request body is a JSON object")
+    fields = set(schema.__struct_fields__)
+    unknown = [k for k in data if k not in fields]
+    if unknown:
+        raise RequestError(
+            400, f"unknown fields: {', '.join(sorted(map(str, unknown)))}; the fields are {', '.join(sorted(fields))}"
+        )
+    try:
+        out = msgspec.convert(data, schema)
+    except msgspec.ValidationError as e:
+        raise RequestError(400, refusal(e, data, schema)) from None
+    out.check()
+    return out
+
+
+def query(schema: type[S], params: dict[str, str]) -> S:
+    """Query parameters as ``schema`` (numbers from their text); :class:`RequestError` (400) naming one."""
+    known = {k: v for k, v in params.items() if k in schema.__struct_fields__}  # (others are ignored)
+    try:
+        return msgspec.convert(known, schema, strict=False)
+    except msgspec.ValidationError as e:
+        raise RequestError(400, refusal(e, known, schema)) from None
+
+
+_AT = re.compile(r"^(?P<what>.*?)(?: - at `\$(?P<path>[^`]*)`)?$", re.S)
+_KEY = re.compile(r"^(?P<what>.*?) - at `key` in `\$(?P<path>[^`]*)`$", re.S)
+_STEP = re.compile(r"\.(\w+)|\[(\d+|\.\.\.)\]")
+
+
+def refusal(e: msgspec.ValidationError, data: Any, schema: type[Struct]) -> str:
+    """A person's words for msgspec's refusal of ``data`` as ``schema``: the field (its path, a key of an
+    object named), what it may be, and what it was."""
+    text, key_of = str(e), False
+    k = _KEY.match(text)
+    if k:  # an object's key refused: "… - at `key` in `$.bots`"
+        text, key_of = f"{k['what']} - at `${k['path']}`", True
+    m = _AT.match(text)
+    what, path = (m["what"], m["path"]) if m else (text, None)
+    missing = re.match(r"Object missing required field `(\w+)`", what)
+    if missing:
+        return _missing(data, schema, path or "", missing[1])
+    if path is None:  # a whole object's (``check``-like) refusal: msgspec's words
+        return what
+    info: Any = _info(schema)
+    value: Any = data
+    shown = ""
+    for name, index in _STEP.findall(path):
+        info = _strip(info)
+        if name:
+            info = _field_type(info, name)
+            value = value.get(name) if isinstance(value, dict) else None
+            shown += name if not shown else f".{name}"
+        else:
+            info = _container(info, value)
+            if index == "...":  # msgspec does not say which key of an object: find it
+                key = _bad_key(info, value)
+                value = value.get(key) if isinstance(value, dict) and key is not None else None
+                shown += _seat_key(str(key)) if key is not None else "[…]"
+                info = getattr(_strip(info), "value_type", info)
+            else:
+                value = value[int(index)] if isinstance(value, list) and int(index) < len(value) else None
+                shown += f"[{index}]"
+                info = getattr(_strip(info), "item_type", info)
+    if key_of:
+        key_t = getattr(_container(info, value), "key_type", None)
+        bad = next((x for x in value if _refuses(key_t, x)), None) if isinstance(value, dict) else None
+        return f"{shown}: its keys may be {describe(key_t)}, not {_shown(bad)}"
+    return f"{shown} must be {describe(info)}, not {_shown(value)}"
+
+
+def _refuses(info: Any, value: Any) -> bool:
+    try:
+        msgspec.convert(value, _python(info))
+    except msgspec.ValidationError:
+        return True
+    return False
+
+
+@functools.cache
+def _info(schema: type[Struct]) -> Any:
+    """A schema's type as :mod:`msgspec.inspect` describes it (worked out once: it takes a while)."""
+    return mi.type_info(schema)
+
+
+def _missing(data: Any, schema: type[Struct], path: str, name: str) -> str:
+    if path == "":
+        info = _info(schema)
+        if name == "type":
+            return f"type must be one of {', '.join(CLIENT_TYPES)}"
+        return f"{name} is required: {describe(_field_type(info, name))}"
+    return f"{path.lstrip('.')}.{name} is required"
+
+
+def _strip(info: Any) -> Any:
+    """The type itself, through its metadata."""
+    while isinstance(info, mi.Metadata):
+        info = info.type
+    return info
+
+
+def _words(info: Any) -> str | None:
+    """What a type declares it is, in words (``Meta(extra={"words": …})``), if it does."""
+    while isinstance(info, mi.Metadata):
+        if info.extra and "words" in info.extra:
+            return str(info.extra["words"])
+        info = info.type
+    return None
+
+
+def _field_type(info: Any, name: str) -> Any:
+    info = _strip(info)
+    if isinstance(info, mi.StructType):
+        for f in info.fields:
+            if f.name == name:
+                return f.type
+    return mi.AnyType()
+
+
+def _container(info: Any, value: Any) -> Any:
+    """The member of a union that holds ``value`` (a list or an object)."""
+    info = _strip(info)
+    if isinstance(info, mi.UnionType):
+        for t in info.types:
+            t = _strip(t)
+            if isinstance(value, list) and isinstance(t, mi.ListType):
+                return t
+            if isinstance(value, dict) and isinstance(t, mi.DictType):
+                return t
+    return info
+
+
+def _bad_key(info: Any, value: Any) -> Any:
+    """The first key of the object ``value`` whose key or value ``info`` (a dict type) refuses."""
+    info = _strip(info)
+    if not isinstance(value, dict) or not isinstance(info, mi.DictType):
+        return None
+    key_t, value_t = _python(info.key_type), _python(info.value_type)
+    for k, v in value.items():
+        try:
+            msgspec.convert(k, key_t)
+            msgspec.convert(v, value_t)
+        except msgspec.ValidationError:
+            return k
+    return None
+
+
+def _python(info: Any) -> Any:
+    """A Python type that validates like ``info`` (for one key or value of an object)."""
+    info_s = _strip(info)
+    if isinstance(info_s, mi.LiteralType):
+        return Literal[info_s.values]
+    if isinstance(info_s, mi.StrType):
+        return Annotated[str, Meta(min_length=info_s.min_length, max_length=info_s.max_length)]
+    if isinstance(info_s, mi.UnionType):
+        parts = [_python(t) for t in info_s.types]
+        out = parts[0]
+        for p in parts[1:]:
+            out = out | p
+        return out
+    if isinstance(info_s, mi.NoneType):
+        return None
+    return Any
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, dict | list):
+        return f"a JSON {_json_type(value)}"
+    text = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode() if _jsonable(value) else repr(value)
+    return text if len(text) <= 40 else text[:37] + "…"
+
+
+def _jsonable(value: Any) -> bool:
+    return (
+        value is None or isinstance(value, str | bool | float) or (isinstance(value, int) and -(2**63) <= value < 2**64)
+    )
+
+
+def _json_type(value: Any) -> str:
+    """What a parsed JSON value is, in JSON's words."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int | float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, dict):
+        return "object"
+    return "array" if isinstance(value, list) else type(value).__name__
+
+
+def _num(x: float) -> str:
+    return f"{x:g}" if isinstance(x, float) else str(x)
+
+
+def describe(info: Any) -> str:
+    """What a value of this type (a :mod:`msgspec.inspect` type) may be, in words."""
+    words = _words(info)
+    if words is not None:
+        return words
+    info = _strip(info)
+    if isinstance(info, mi.NoneType):
+        return "null"
+    if isinstance(info, mi.BoolType):
+        return "true or false"
+    if isinstance(info, mi.IntType | mi.FloatType):
+        kind = "an integer" if isinstance(info, mi.IntType) else "a number"
+        lo, hi = info.ge, info.le
+        if lo is not None and hi is not None:
+            return f"{kind} from {_num(lo)} to {_num(hi)}"
+        if lo is not None:
+            return f"{kind} of at least {_num(lo)}"
+        return kind
+    if isinstance(info, mi.StrType):
+        lo, hi = info.min_length or 0, info.max_length
+        if hi is None:
+            return "a string" if not lo else f"a string of at least {lo} characters"
+        return f"a string of {lo}-{hi} characters" if lo else f"a string of at most {hi} characters"
+    if isinstance(info, mi.LiteralType):
+        return "one of " + ", ".join(str(v) for v in info.values)
+    if isinstance(info, mi.ListType):
+        n = (
+            f"{info.min_length}"
+            if info.min_length is not None and info.min_length == info.max_length
+            else f"{info.min_length or 0} to {info.max_length}"
+            if info.max_length is not None
+            else ""
+        )
+        return f"a list of {n + ' ' if n else ''}({describe(info.item_type)})"
+    if isinstance(info, mi.DictType):
+        value = describe(info.value_type)
+        return f"an object mapping {describe(info.key_type)} to {f'({value})' if ' or ' in value else value}"
+    if isinstance(info, mi.UnionType):
+        parts = list(info.types)
+        nulls = [t for t in parts if isinstance(_strip(t), mi.NoneType)]
+        rest = [describe(t) for t in parts if not isinstance(_strip(t), mi.NoneType)]
+        return " or ".join(rest + (["null"] if nulls else []))
+    if isinstance(info, mi.StructType):
+        return "an object"
+    return "any JSON value"
+
+
+# ------------------------------------------------------------------------------------------ the reference
+
+
+def _doc(obj: Any) -> str:
+    """A schema's docstring as one line of Markdown."""
+    return " ".join((obj.__doc__ or "").split()).replace("``", "`")
+
+
+def _field_rows(schema: type[Struct], skip: tuple[str, ...] = ()) -> list[str]:
+    rows = []
+    info = _info(schema)
+    assert isinstance(info, mi.StructType)
+    for f in info.fields:
+        if f.name in skip:
+            continue
+        meta = f.type
+        notes = []
+        while isinstance(meta, mi.Metadata):
+            if meta.extra_json_schema and "description" in meta.extra_json_schema:
+                notes.append(meta.extra_json_schema["description"])
+            meta = meta.type
+        for t in getattr(meta, "types", ()):
+            if isinstance(t, mi.Metadata) and t.extra_json_schema and "description" in t.extra_json_schema:
+                notes.append(t.extra_json_schema["description"])
+        if f.required:
+            default = "required"
+        elif f.default is not msgspec.NODEFAULT and f.default is not UNSET:
+            default = f"default `{orjson.dumps(f.default).decode()}`"
+        elif f.default_factory is not msgspec.NODEFAULT:
+            default = f"default `{orjson.dumps(f.default_factory()).decode()}`"
+        else:
+            default = "optional"
+        allowed = describe(f.type).replace("|", "\\|")
+        note = "; ".join(notes).replace("|", "\\|")
+        rows.append(f"| `{f.name}` | {allowed} | {default} | {note} |")
+    return rows
+
+
+def markdown() -> str:
+    """The reference of every message the server reads, as ``docs/protocol.md`` carries it."""
+    out = [
+        "Generated from `src/gouji/server/schemas.py` by `python -m gouji.server.schemas`; a test fails when",
+        "this section and the schemas differ. A body with a field not listed, or a field that is not what it",
+        "may be, is a 400 naming the field and what it may be (a WebSocket message: an `error` with code",
+        "`bad_message`); nothing changes. Bot names are those `GET /api/bots` lists.",
+        "",
+        "### Request bodies",
+    ]
+    for route, schema in BODIES.items():
+        out += ["", f"**`{route}`** — {_doc(schema)}", "", "| field | may be | | |", "|---|---|---|---|"]
+        out += _field_rows(schema)
+    for route, query_schema in QUERIES.items():
+        schema_doc, rows = _doc(query_schema), _field_rows(query_schema)
+        out += ["", f"**`{route}`** query — {schema_doc}", "", "| field | may be | | |", "|---|---|---|---|"]
+        out += rows
+    out += [
+        "",
+        "### WebSocket client messages",
+        "",
+        "Every message may carry `id` " + f"({describe(mi.type_info(Id))}).",
+    ]
+    for msg in CLIENT_MESSAGES:
+        tag = msg.__struct_config__.tag
+        out += ["", f"**`{tag}`** — {_doc(msg)}"]
+        rows = _field_rows(msg, skip=("id",))
+        if rows:
+            out += ["", "| field | may be | | |", "|---|---|---|---|", *rows]
+    return "\n".join(out) + "\n"
+
+
+BEGIN = "<!-- schemas: begin (generated) -->"
+END = "<!-- schemas: end -->"
+
+
+def main() -> None:
+    sys.stdout.write(markdown())
+
+
+if __name__ == "__main__":
+    main()
