@@ -128,12 +128,24 @@ async def play_deal(srv: Server, preset: str, think: float, bot_delay: float, tu
             taps += 1  # the hint's play is selected for the person: one tap on 出牌 (or on the question's button)
             answering += time.monotonic() - asked
     wall = time.monotonic() - (start or time.monotonic())
+    # what the deal's time went on, from the table's own record of its windows (kind, seconds, prompted, choice)
+    room = srv.app.state.lobby.rooms.get(code)
+    timings = list(room.timings) if room is not None else []
+    person = sum(sec for _, sec, prompted, _ in timings if prompted)
+    bots_chose = [sec for _, sec, prompted, choice in timings if not prompted and choice]
+    no_choice = [sec for _, sec, prompted, choice in timings if not prompted and not choice]
     return {
         "preset": preset,
         "wall_s": round(wall, 1),
         "waiting_share": round((wall - answering) / wall, 3) if wall else None,
         "questions": questions,
         "taps_per_question": round(taps / questions, 2) if questions else None,
+        "windows": len(timings),
+        "person_windows_s": round(person, 1),
+        "bot_choice_windows": len(bots_chose),
+        "bot_choice_s": round(sum(bots_chose), 1),
+        "no_choice_windows": len(no_choice),
+        "no_choice_s": round(sum(no_choice), 1),
     }
 
 
@@ -157,11 +169,15 @@ async def main() -> None:
         print(json.dumps(results, indent=1))
         return
     print(f"a person answering in {args.think} s, bots at {args.bot_delay} s, one deal of each preset:")
-    print(f"{'preset':<12} {'wall s':>7} {'waiting':>8} {'questions':>10} {'taps/q':>7}")
+    print(
+        f"{'preset':<12} {'wall s':>7} {'waiting':>8} {'questions':>10} {'taps/q':>7}   windows: the person's s, "
+        "bots choosing n/s, nobody choosing n/s"
+    )
     for r in results:
         print(
             f"{r['preset']:<12} {r['wall_s']:>7.1f} {r['waiting_share']:>8.0%} {r['questions']:>10} "
-            f"{r['taps_per_question']:>7}"
+            f"{r['taps_per_question']:>7}   {r['person_windows_s']:>5.1f} s, {r['bot_choice_windows']:>3}/"
+            f"{r['bot_choice_s']:.1f} s, {r['no_choice_windows']:>3}/{r['no_choice_s']:.1f} s"
         )
     walls = sorted(r["wall_s"] for r in results)
     print(f"median wall {walls[len(walls) // 2]:.1f} s, longest {walls[-1]:.1f} s")

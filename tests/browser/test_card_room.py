@@ -4,7 +4,6 @@ language, endings that explain, and the fixes of the issue's list.  Screenshots 
 
 from __future__ import annotations
 
-import itertools
 import json
 import os
 import random
@@ -173,58 +172,6 @@ class Person:
 
 def _set_suggest(page: Any, on: bool) -> None:
     page.evaluate("on => localStorage.setItem('gouji.prefs', JSON.stringify({suggest: on}))", on)
-
-
-def test_a_whole_deal_by_mouse_few_clicks_no_question_with_one_answer_and_the_time_split(
-    new_page: Any, server: LiveServer
-) -> None:
-    t = _person_with_bots(server, bot_delay=0.5)  # the normal bot speed
-    room = server.room(t["code"])
-    page = new_page()
-    open_seat(page, t["code"], 0, t["token"], "Ann")
-    start = time.monotonic()
-    person = Person(page, room)
-    shots: list[Path] = []
-
-    def looking() -> None:
-        # a deal in full swing, the person asked to beat a play, the hint's play selected: the README's picture
-        if shots or person.asked < 6 or not page.evaluate("window.gouji.view.isSuggestion()"):
-            return
-        if not page.evaluate("!!window.gouji.view.frame.view.top"):
-            return
-        time.sleep(0.5)  # the last play has landed and its mark has faded
-        shots.append(shot(page, "card-room-desktop"))
-        if os.environ.get("GOUJI_UPDATE_SCREENSHOT"):
-            shutil.copyfile(shots[0], DOCS_SCREENSHOT)
-
-    person.looking = looking
-    while person.decide() == "asked":
-        pass
-    assert shots, "no question with a play to beat and the hint's play selected"
-    total_s = time.monotonic() - start
-    time.sleep(0.3)
-    shot(page, "card-room-summary")
-    mine, per_question, per_decision = person.figures()
-    windows = room.timings
-    bot_s = sum(t for _, t, prompted, _ in windows if not prompted)
-    person_windows = sum(t for _, t, prompted, _ in windows if prompted)
-    print(
-        f"\nwhole deal, five bots at the normal speed (0.5 s): {total_s:.1f} s; {len(windows)} windows, "
-        f"{bot_s:.1f} s without a person's question (the bots thinking, one masking time each), "
-        f"{person_windows:.1f} s on the person's {person.asked} questions (of which {person.person_s:.1f} s "
-        f"clicking); overhead {total_s - bot_s - person_windows:.1f} s"
-    )
-    print(
-        f"clicks: {person.clicks} for {person.asked} questions ({per_question:.2f} per question; the person "
-        f"took the hint's advice on {person.agreed}), {mine} decisions of the seat in all ({per_decision:.2f} "
-        "per decision: the rest had one answer)"
-    )
-    assert person.asked < mine
-    assert per_decision <= 1.5 and per_question <= 1.5  # the issue's target: at most 1.5 per decision
-    # the summary says why each seat placed where it did
-    whys = page.eval_on_selector_all(".summary .places .why", "els => els.map(e => e.textContent)")
-    assert len(whys) == 6 and all(whys)
-    assert page.evaluate("document.activeElement.classList.contains('summary')")
 
 
 def test_hint_reasons_in_both_languages_with_the_seat_names_shown(new_page: Any, server: LiveServer) -> None:
@@ -496,37 +443,6 @@ def _play_by_hint_to_the_summary(page: Any) -> None:
     raise AssertionError("the deal does not end")
 
 
-def test_reload_at_the_end_of_deal_keeps_the_places_the_reasons_and_the_tribute(
-    new_page: Any, server: LiveServer
-) -> None:
-    t = _person_with_bots(server, set_length=2, options={"revolution": False, "xuandian": False})
-    room = server.room(t["code"])
-    page = new_page()
-    open_seat(page, t["code"], 0, t["token"], "Ann")
-    _play_by_hint_to_the_summary(page)
-    before = page.eval_on_selector_all(".summary .places li", "els => els.map(e => e.textContent)")
-    # each row on one line: place, seat, why and points side by side
-    rows = page.eval_on_selector_all(
-        ".summary .places li",
-        "els => els.map(li => Array.from(li.children).map(c => { const r = c.getBoundingClientRect();"
-        " return [c.className, r.top + r.height / 2, r.left, r.right]; }))",
-    )
-    for cells in rows:
-        assert len(cells) == 4 and max(c[1] for c in cells) - min(c[1] for c in cells) < 4, cells
-        assert all(a[3] <= b[2] + 1 for a, b in itertools.pairwise(cells)), cells
-    server.wait(lambda: room.ready is not None, what="the pause between the deals")
-    page.reload()
-    page.wait_for_selector(".summary .places li")
-    after = page.eval_on_selector_all(".summary .places li", "els => els.map(e => e.textContent)")
-    assert after == before and len(after) == 6
-    owed = [e for e in room.match.deals[1].events if e["type"] == "tribute"]
-    lines = page.eval_on_selector_all(".summary .tribute li", "els => els.map(e => e.textContent)")
-    assert len(lines) == len(owed)
-    if owed:
-        assert page.query_selector(".summary .tribute p.muted") is None  # not "不用进贡"
-    shot(page, "summary-after-reload")
-
-
 def test_the_english_log_says_you_pass_and_setup_passes_leave_no_bubbles(new_page: Any, server: LiveServer) -> None:
     t = _person_with_bots(server)
     page = new_page(locale="en-US")
@@ -580,7 +496,9 @@ def test_every_preset_a_whole_deal_like_a_person_few_clicks_and_no_question_with
     new_page: Any, server: LiveServer
 ) -> None:
     """A person of their own plays a whole deal of every preset by mouse: no question with one answer reaches
-    the page, and the clicks per decision (and per question) stay within the issue's 1.5."""
+    the page, and the clicks per decision (and per question) stay within the issue's 1.5.  In the first
+    (qingdao, the default) the README's picture is taken — a question with a play to beat and the hint's play
+    selected — and the summary says why each seat placed where it did, with the focus on it."""
     page = new_page()
     frames: list[dict[str, Any]] = []
 
@@ -597,18 +515,57 @@ def test_every_preset_a_whole_deal_like_a_person_few_clicks_and_no_question_with
 
     page.on("websocket", on_ws)
     figures: dict[str, tuple[int, int, int, int, float, float]] = {}
+    shots: list[Path] = []
+    reasons: list[str] = []
     for preset in gouji.PRESETS:
         t = _person_with_bots(server, preset=preset)
         room = server.room(t["code"])
         open_seat(page, t["code"], 0, t["token"], "Ann")
         person = Person(page, room)
+        first = preset == next(iter(gouji.PRESETS))
+
+        def looking(person: Person = person) -> None:
+            reasons.append(page.evaluate("window.gouji.view.hintText()"))  # every hint says why
+            # a deal in full swing, the person asked to beat a play, the hint's play selected: the README's picture
+            if shots or person.asked < 6 or not page.evaluate("window.gouji.view.isSuggestion()"):
+                return
+            if not page.evaluate("!!window.gouji.view.frame.view.top"):
+                return
+            time.sleep(0.5)  # the last play has landed and its mark has faded
+            shots.append(shot(page, "card-room-desktop"))
+            if os.environ.get("GOUJI_UPDATE_SCREENSHOT"):
+                shutil.copyfile(shots[0], DOCS_SCREENSHOT)
+
+        if first:
+            person.looking = looking
         for _ in range(400):
             if person.decide() == "over":
                 break
         else:
             raise AssertionError("the deal does not end")
         mine, per_question, per_decision = person.figures()
+        assert person.asked < mine, (preset, person.asked, mine)  # some decisions had one answer, made for Ann
         figures[preset] = (person.clicks, person.asked, person.agreed, mine, per_question, per_decision)
+        if first:
+            assert shots, "no question with a play to beat and the hint's play selected"
+            shot(page, "card-room-summary")
+            # the summary says why each seat placed where it did, and has the focus
+            whys = page.eval_on_selector_all(".summary .places .why", "els => els.map(e => e.textContent)")
+            assert len(whys) == 6 and all(whys)
+            assert page.evaluate("document.activeElement.classList.contains('summary')")
+            assert len(reasons) == person.asked and all(reasons), reasons
+            deal = room.match.deals[0]
+            names = page.eval_on_selector_all(".summary .places .who", "els => els.map(e => e.textContent)")
+            assert names == ["你" if s == 0 else f"机器人 {s + 1}" for s in deal.places]
+            points = page.inner_text(".summary .deal-points")
+            assert f"红方 {room.match.points[0][0]}" in points and f"蓝方 {room.match.points[0][1]}" in points
+            # the deal's log was shown as it went, ending with the deal's end
+            log = page.eval_on_selector_all(".log li", "els => els.map(e => e.textContent)")
+            assert log[-1] == "本局结束" and any(line.startswith("你 出") for line in log)
+            # once the set is over, its deals can be replayed from the summary
+            page.wait_for_selector(".replay-links a")
+            page.click(".replay-links a")
+            page.wait_for_selector("#rp-step")
     print("\nclicks of a person playing a whole deal (preset: clicks / questions (hint's advice taken) / decisions)")
     for preset, (clicks, asked, agreed, mine, per_question, per_decision) in figures.items():
         print(
@@ -645,8 +602,9 @@ def test_a_burn_window_lasts_as_long_in_the_browser_with_or_without_a_possible_b
     browser: Any, server: LiveServer
 ) -> None:
     """Ann (seat 0) leads QQQ, a 够级 play: the burn offer goes to seats 2, 4, 1 and 5 (bots). In one deal two
-    of them could burn, in the other none: the time Ann's page sees from the offer to its end is the same
-    (the masking time), so it does not tell whether anyone could."""
+    of them could burn, in the other none: the time Ann's page sees from her play to the offer's end is the same
+    (the pass pace), so it does not tell whether anyone could.  (Timed from her play, not from the offer's
+    first frame: a page busy when that frame comes would see the offer shorter than the server held it.)"""
     mask = 0.4
     t = _person_with_bots(server, bot_delay=mask, options={"revolution": False, "xuandian": False})
     room = server.room(t["code"])
@@ -670,7 +628,11 @@ def test_a_burn_window_lasts_as_long_in_the_browser_with_or_without_a_possible_b
                 )
                 before = len(room.timings)
                 page.evaluate("window.__frames.length = 0")
-                page.evaluate("window.gouji.view.act('QQQ')")
+                page.evaluate("window.__played = performance.now(); window.gouji.view.act('QQQ')")
+                # the felt marks Ann's QQQ 够级 as the frame's view says it is (the page decides no rule)
+                page.wait_for_selector(".marks .mark-gouji", state="attached")
+                if not seen[True]:
+                    shot(page, "gouji-mark")
                 # the offer's end: the first frame of another decision
                 page.wait_for_function(
                     "() => { const f = window.__frames; const i = f.findIndex((x) => x.turn.kind === 'burn');"
@@ -681,7 +643,7 @@ def test_a_burn_window_lasts_as_long_in_the_browser_with_or_without_a_possible_b
                 end = next(f for f in frames[i:] if f["turn"]["decision"] != frames[i]["turn"]["decision"])
                 offer = frames[i : frames.index(end)]
                 assert all("legal_count" not in f["turn"] for f in offer), "Ann is not asked about the burn"
-                seen[could].append((end["t"] - frames[i]["t"]) / 1000)
+                seen[could].append((end["t"] - page.evaluate("window.__played")) / 1000)
                 burns = [w for w in list(room.timings)[before:] if w[0] == "burn"]
                 assert burns and burns[0][3] is could  # the server saw the deal as meant: a choice, or none
                 server.wait(lambda: room.window is None or room.window.kind != "burn", what="the burn window's end")
@@ -692,9 +654,9 @@ def test_a_burn_window_lasts_as_long_in_the_browser_with_or_without_a_possible_b
             f"({', '.join(f'{x * 1000:.0f}' for x in seen[False])}); masking time {mask * 1000:.0f} ms"
         )
         # an offer to bots alone that all pass ends after the pass pace (a quarter of the masking time, whether or
-        # not a bot could burn); the page sees it a little after it opens, never much shorter
+        # not a bot could burn): the page sees its end at least that long after Ann's play
         pace = mask * PASS_PACE
-        assert with_burner >= pace * 0.75 and without >= pace * 0.75
+        assert with_burner >= pace and without >= pace
         assert abs(with_burner - without) < mask / 2, "the window's time tells whether anyone could burn"
     finally:
         ctx.close()

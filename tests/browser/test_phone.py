@@ -211,8 +211,15 @@ def test_the_sheets_open_over_the_felt_and_the_jokers_differ_without_colour(brow
         assert not page.is_visible(".side")
         # sound is on by default (it starts with the first tap: the browser's autoplay rules), with a mute in the bar
         assert page.get_attribute("#mute-btn", "aria-pressed") == "false"
+        # the bar's icons are drawn (SVG), not emoji a phone may lack the font for
+        bar_text = page.eval_on_selector_all(".table-bar button.chip", "els => els.map(e => e.textContent.trim())")
+        emoji = [ch for text in bar_text for ch in text if ord(ch) > 0x2FFF and not 0x4E00 <= ord(ch) <= 0x9FFF]
+        assert not emoji, bar_text
+        assert page.query_selector("#mute-btn svg") and page.query_selector("#phrase-btn svg")
+        sound_icon = page.inner_html("#mute-btn")
         page.click("#mute-btn")
         assert page.get_attribute("#mute-btn", "aria-pressed") == "true"
+        assert page.inner_html("#mute-btn") != sound_icon
         assert page.evaluate("JSON.parse(localStorage.getItem('gouji.prefs')).sound") is False
         assert page.evaluate("window.gouji.view.sounds.ctx.state") in ("running", "suspended")
         for tab in ("log", "counter", "score"):

@@ -11,9 +11,10 @@ from .conftest import LiveServer, shot
 from .test_table import open_seat
 
 
-def test_a_second_player_sees_the_countdown_of_the_seat_to_act(new_page: Any, server: LiveServer) -> None:
+def test_a_second_player_sees_the_countdown_and_the_offline_mark(new_page: Any, server: LiveServer) -> None:
     """Two people (seats 0 and 3) with a 60 s timer: while Ann is asked, Bob's page shows her seat's
-    countdown (the table's public timer), and Ann's own timer says the same."""
+    countdown (the table's public timer), and Ann's own timer says the same.  Then Ann closes her page: Bob
+    sees 断线 on her seat, and it clears when she comes back."""
     bots: list[str | None] = ["heuristic", "heuristic", "heuristic", None, "heuristic", "heuristic"]
     bots[0] = None
     t = server.create(
@@ -43,6 +44,18 @@ def test_a_second_player_sees_the_countdown_of_the_seat_to_act(new_page: Any, se
     own = int(re.sub(r"\D", "", me.inner_text(".seat.me .timer")))
     assert 20 <= seen <= 60 and abs(seen - own) <= 2, (seen, own)
     shot(other, "presence-countdown")
+
+    offline = ".seat[data-seat='0'] .b-offline"
+    assert bob.query_selector(offline) is None
+    ann.close()
+    bob.wait_for_selector(offline)
+    assert bob.inner_text(offline) == "断线"
+    assert bob.query_selector(".seat[data-seat='3'] .b-offline") is None  # (his own seat is online)
+    shot(bob, "presence-offline")
+    back = new_page()
+    open_seat(back, t["code"], 0, t["token"], "Ann")
+    bob.wait_for_selector(offline, state="detached")
+    assert back.query_selector(".b-offline") is None
 
 
 def test_auto_play_says_how_many_moves_it_made_with_one_tap_to_take_over(new_page: Any, server: LiveServer) -> None:
@@ -103,7 +116,7 @@ def test_quick_phrases_reach_the_table_rate_limited_and_mutable_per_viewer(new_p
     bob.check("#mute-phrases")
     bob.click("#phrases-close")
     n = len(bob_frames)
-    ann.wait_for_timeout(3200)  # the rate limit lets one more through
+    server.call(lambda: room.phrase_buckets[0].refund())  # (as 3 s would: the rate limit lets one more through)
     ann.evaluate("window.gouji.view.say('gg')")
     for _ in range(100):  # (Playwright hands over the frames while it is called)
         if any('"phrase":"gg"' in f for f in bob_frames[n:]):

@@ -1,7 +1,7 @@
 // The live table's reducer: one state object, the next one made from each frame, effects returned.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { initialState, reduce } from "../../src/gouji/server/static/table/state.js";
+import { initialState, reduce, reducePresence } from "../../src/gouji/server/static/table/state.js";
 
 const seats = () => [0, 1, 2, 3, 4, 5].map((s) => ({ seat: s, bot: s ? "heuristic" : null, auto: false }));
 const table = (extra = {}) => ({ status: "playing", seats: seats(), points: [], totals: [0, 0], ready: null, ...extra });
@@ -67,4 +67,15 @@ test("the selection stays within the hand; a stale hint and an answered intent a
   assert.equal(state.sel[0], 1);
   assert.equal(state.hint, null);
   assert.equal(state.pending, null);
+});
+
+test("a presence frame marks the offline seats (断线) and clears the others; the old state is not changed", () => {
+  let { state } = reduce(initialState(0), full(0, []));
+  const s1 = reducePresence(state, { type: "presence", offline: [3] });
+  assert.deepEqual(s1.table.seats.map((s) => !!s.offline), [false, false, false, true, false, false]);
+  assert.equal(state.table.seats[3].offline, undefined);
+  const s2 = reducePresence(s1, { type: "presence", offline: [] });
+  assert.equal(s2.table.seats[3].offline, false);
+  assert.equal(s2.frame, state.frame);
+  assert.equal(reducePresence(initialState(0), { type: "presence", offline: [1] }).table, null);
 });

@@ -15,6 +15,7 @@ Server → client: ``welcome`` (who you are at the table), ``state`` (your view 
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, NamedTuple
 
 import msgspec
@@ -33,7 +34,7 @@ MAX_COUNTER = S.MAX_COUNTER
 """The largest state or decision number a client may send (what a JavaScript number holds exactly)."""
 
 CLIENT_TYPES = S.CLIENT_TYPES
-SERVER_TYPES = ("welcome", "state", "error", "pong", "closed", "said")
+SERVER_TYPES = ("welcome", "state", "error", "pong", "closed", "said", "presence")
 
 # Error codes (``error.code``): what went wrong, for a program; ``error.message`` says it for a person.
 TOO_LARGE = "too_large"  # the message is longer than MAX_MESSAGE_BYTES
@@ -173,6 +174,11 @@ def welcome_frame(table: str, seat: int | None, nickname: str | None) -> dict[st
         "seat": seat,
         "nickname": nickname,
     }
+
+
+def presence_frame(offline: Iterable[int]) -> dict[str, Any]:
+    """``presence``: the people's seats with no connection at the table now (断线), sent when they change."""
+    return {"type": "presence", "v": VERSION, "offline": list(offline)}
 
 
 def pong_frame(ref: str | None) -> dict[str, Any]:

@@ -169,13 +169,32 @@ class Room(TableFrames):
     def attach(self, conn: Connection, seat: int | None, token_h: str | None) -> None:
         """A connection said hello: send it who it is and the full view."""
         conn.seat, conn.token_hash, conn.room = seat, token_h, self
+        before = self.offline()
         self.conns.add(conn)
         nickname = self.seats[seat].nickname if seat is not None else None
         conn.send(P.welcome_frame(self.code, seat, nickname))
         conn.send(self.state_frame(seat, full=True))
+        self._presence(before, conn)
 
     def detach(self, conn: Connection) -> None:
+        before = self.offline()
         self.conns.discard(conn)
+        self._presence(before)
+
+    def connected(self) -> set[int | None]:
+        return {c.seat for c in self.conns}
+
+    def _presence(self, before: tuple[int, ...], new: Connection | None = None) -> None:
+        """Tell the connections (but ``new``, whose full frame said it) when a connection came or went changed
+        the offline seats (issue 29): a ``presence`` frame, after the frames made before it; every later
+        frame's table says it too."""
+        offline = self.offline()
+        if offline == before:
+            return
+        text = P.dumps(P.presence_frame(offline))
+        for conn in list(self.conns):
+            if conn is not new:
+                self.deliver(conn, text)
 
     def broadcast(self) -> None:
         """Send every connection the view of its own seat (spectators the public view): each seat's frame

@@ -17,6 +17,7 @@ from ..engine.actions import PASS, YIELD
 from ..engine.deal import Deal
 from ..engine.seats import SEATS
 from . import protocol as P
+from .choices import burn_need, burn_needs, legal_set
 from .config import TableConfig
 from .table_state import TableState
 
@@ -40,16 +41,27 @@ class TableFrames(TableState):
         self._hands: dict[int, tuple[list[int], str, int]] = {}
         """seat → (its hand's counts, the hand as JSON text, its count of cards): :meth:`own_hand`."""
         self._last_deal_of: tuple[tuple[int, int, bool], dict[str, Any] | None] | None = None
-        self._table_text_of: tuple[tuple[int, str, int, int], str, str] | None = None
+        self._table_text_of: tuple[tuple[int, str, int, int, tuple[int, ...]], str, str] | None = None
+
+    def connected(self) -> set[int | None]:
+        """The seats with a connection at the table (none here: the connections are the I/O's,
+        :class:`.table.Room`)."""
+        return set()
+
+    def offline(self) -> tuple[int, ...]:
+        """The people's seats with no connection at the table (断线): public, as who holds a seat is."""
+        online = self.connected()
+        return tuple(s.index for s in self.seats if s.bot is None and s.nickname is not None and s.index not in online)
 
     def public(self, config: bool = True) -> dict[str, Any]:
         """The table as everyone may see it (``config=False``: without the configuration)."""
         m = self.match
+        offline = self.offline()
         out: dict[str, Any] = {
             "code": self.code,
             "status": self.status,
             "state": self.state,
-            "seats": [s.public() for s in self.seats],
+            "seats": [{**s.public(), "offline": s.index in offline} for s in self.seats],
             "deal": len(m.deals) - 1,
             "deals_over": len(m.points),
             "points": [list(p) for p in m.points],
@@ -69,7 +81,7 @@ class TableFrames(TableState):
         if self.ready is not None:
             return P.dumps(self.public(config=False))
         m = self.match
-        key = (self._seats_version, self.status, len(m.deals), len(m.points))
+        key = (self._seats_version, self.status, len(m.deals), len(m.points), self.offline())
         cached = self._table_text_of
         if cached is None or cached[0] != key:
             table = self.public(config=False)
@@ -214,6 +226,13 @@ class TableFrames(TableState):
         else:
             turn["choices"] = None
             turn["sample"] = legal.texts(SAMPLE_SIZE)
+            turn["legal"] = legal_set(legal)
+        if deal.phase == "play":  # what a burn needs, from the seat's own hand (the page computes no rule)
+            bie_san = deal.rules.bie_san
+            if burn_offer:
+                turn["burn_needs"] = burn_needs(deal.hands[seat], legal, bie_san)
+            elif deal.burner == seat:
+                turn["burn_left"] = burn_need(deal.hands[seat], bie_san)
         return turn
 
 

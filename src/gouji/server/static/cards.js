@@ -1,11 +1,10 @@
-// Cards, plays and beating: the engine's rules (src/gouji/plays.py), enough for the table to know which
-// selections it may send. The server checks every action again.
+// Cards as counts and as faces. Which selections may be sent, and which plays are 够级, the server's frame
+// says (table/legal.js): no rule of play is decided here.
 
 import { t } from "./i18n.js";
 
 export const RANKS = "3456789TJQKA2XD";
 export const THREE = 0, FOUR = 1, TEN = 7, ACE = 11, TWO = 12, SMALL = 13, BIG = 14, NUM_RANKS = 15;
-const GOUJI_THRESHOLD = { 7: 5, 8: 4, 9: 3, 10: 2, 11: 2 };
 
 /** Per-rank counts (15 numbers) of a hand or play text such as "DX22AKK9". */
 export function parseCounts(text) {
@@ -35,76 +34,9 @@ export function sameCounts(a, b) {
   return true;
 }
 
-export function contains(hand, part) {
-  for (let r = 0; r < NUM_RANKS; r++) if ((part[r] || 0) > (hand[r] || 0)) return false;
-  return true;
-}
-
 /** How a rank is written on a card face. */
 export function rankFace(ch) {
   return ch === "T" ? "10" : ch;
-}
-
-/** The shape of a play (rank, k, t, x, d and effective values), or null when the cards are no play. */
-export function playOf(counts) {
-  let rank = -1, k = 0;
-  for (let r = THREE; r <= ACE; r++) {
-    if (counts[r]) {
-      if (rank >= 0) return null; // two natural ranks
-      rank = r;
-      k = counts[r];
-    }
-  }
-  const t = counts[TWO] || 0, x = counts[SMALL] || 0, d = counts[BIG] || 0;
-  const size = k + t + x + d;
-  if (!size) return null;
-  const p = { rank, k, t, x, d, size, hasJoker: x + d > 0 };
-  if (x && d) { p.effBig = 0; p.effSmall = x + d; } else { p.effBig = d; p.effSmall = x; }
-  if (k) { p.value = rank; p.body = k + t; }
-  else if (t) { p.value = TWO; p.body = t; }
-  else { p.value = -1; p.body = 0; }
-  const need = GOUJI_THRESHOLD[p.value];
-  p.threshold = k > 0 && need !== undefined && p.body >= need;
-  p.gouji = p.hasJoker || (k === 0 && t > 0) || p.threshold;
-  return p;
-}
-
-/** Whether play b beats play a (上牌), as gouji.plays.beats. */
-export function beats(b, a, kill = false) {
-  if (a.effBig) {
-    if (!kill) return false;
-    let need, jokers;
-    if (b.x) { need = 3 * a.effBig; jokers = b.effSmall; } else { need = 2 * a.effBig; jokers = b.effBig; }
-    if (jokers < need || b.size !== need + a.body) return false;
-    return b.body === 0 || b.value > a.value;
-  }
-  if (b.size !== a.size || b.effBig < a.effSmall) return false;
-  return b.body === 0 || b.value > a.value;
-}
-
-function onlyThrees(hand) {
-  return hand[THREE] > 0 && total(hand) === hand[THREE];
-}
-
-/**
- * Whether the selected cards make a play this seat may make now: held, one natural rank at most, the 憋三
- * rule when leading, and beating the top play otherwise. `rules` is the deal's rule options.
- */
-export function playAllowed(sel, hand, top, rules) {
-  if (!total(sel) || !contains(hand, sel)) return false;
-  const p = playOf(sel);
-  if (!p) return false;
-  const bieSan = !rules || rules.bie_san !== false;
-  if (!top) {
-    if (bieSan && hand[THREE]) {
-      if (onlyThrees(hand)) return sel[THREE] === hand[THREE] && total(sel) === hand[THREE];
-      return !sel[THREE];
-    }
-    return true;
-  }
-  if (sel[THREE] && bieSan) return false;
-  const a = playOf(parseCounts(top));
-  return !!a && beats(p, a, !!(rules && rules.big_joker_kill));
 }
 
 /** The full deck of these rules as counts (decks × 54 less the removed cards). */

@@ -13,6 +13,9 @@ const PATHS = {
   forward: '<path d="M8 5l9 7-9 7z" fill="currentColor"/>',
   last: '<path d="M18 5v14M6 5l9 7-9 7z" fill="currentColor"/>',
   rotate: '<path d="M20 12a8 8 0 1 1-2.3-5.7M20 4v5h-5"/>',
+  chat: '<path d="M4 5h16v11H9l-5 4z"/>',
+  sound: '<path d="M4 9h4l5-4v14l-5-4H4z"/><path d="M16.5 8.5a5 5 0 0 1 0 7M19 6a8.5 8.5 0 0 1 0 12"/>',
+  mute: '<path d="M4 9h4l5-4v14l-5-4H4z"/><path d="M17 9l5 6M22 9l-5 6"/>',
 };
 
 export function icon(name, cls = "") {

@@ -241,6 +241,7 @@ function renderSeat(model, s, pos, p, outOrder, places) {
   if (p.yaotou === "yaotou" && p.yaotou_left > 0) badges.appendChild(badge("b_yaotou", "b-head", ` ×${p.yaotou_left}`));
   else if (p.headless) badges.appendChild(badge("b_headless", "b-headless"));
   if (info.auto && !info.bot) badges.appendChild(badge("b_auto", "b-auto"));
+  if (info.offline) badges.appendChild(badge("b_offline", "b-offline"));
   el.appendChild(badges);
 
   if (turn && turn.seat === s && turn.deadline) {

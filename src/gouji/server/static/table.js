@@ -5,8 +5,9 @@ import { h, clear, toast, storeSeat } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { parseCounts, total } from "./cards.js";
 import { describeEvent, eventClass, seatName, setSideNames } from "./render.js";
-import { SUMMARY_DELAY_MS, PHONE_QUERY, loadPrefs, Sounds, playsNeeded, burnNeeds } from "./table/common.js";
-import { initialState, reduce, STATE_KEYS } from "./table/state.js";
+import { SUMMARY_DELAY_MS, PHONE_QUERY, loadPrefs, Sounds } from "./table/common.js";
+import { burnNeed } from "./table/legal.js";
+import { initialState, reduce, reducePresence, STATE_KEYS } from "./table/state.js";
 import { handMethods } from "./table/hand.js";
 import { actionsMethods } from "./table/actions.js";
 import { sideMethods } from "./table/side.js";
@@ -17,7 +18,7 @@ import { phrasesMethods } from "./table/phrases.js";
 
 const SEEN_KEY = "gouji.seen.";
 
-export { loadPrefs, playsNeeded, burnNeeds, PHONE_QUERY };
+export { loadPrefs, PHONE_QUERY };
 
 export class LiveTable {
   constructor(root, code, seatInfo, { onExit } = {}) {
@@ -125,8 +126,8 @@ export class LiveTable {
     if (!this.info || !this.frame || this.pending) return;
     if (!confirmed && this.breaksBurn(action)) return this.confirmAct(action, t("confirm_break_burn"), t("price_last"));
     if (!confirmed && action.startsWith("burn ") && this.frame.view.phase === "play") {
-      const need = burnNeeds(this.handCounts(), parseCounts(action.slice(5)), this.bieSan());
-      if (!need.ok) return this.confirmAct(action, t("confirm_burn_short", need), t("price_last"));
+      const need = burnNeed(this.frame.turn, parseCounts(action.slice(5)));
+      if (need && !need.ok) return this.confirmAct(action, t("confirm_burn_short", need), t("price_last"));
     }
     this.confirming = null;
     const id = "a" + ++this.msgId;
@@ -155,6 +156,11 @@ export class LiveTable {
     }
     if (f.type === "error") return this.onError(f);
     if (f.type === "said") return this.onSaid(f);
+    if (f.type === "presence") {
+      this.state = reducePresence(this.state, f);
+      if (this.frame) this.renderFelt();
+      return;
+    }
     if (f.type === "closed") {
       this.closedFor = f.reason;
       this.setBanner(t("closed", { reason: f.reason }));
@@ -228,10 +234,6 @@ export class LiveTable {
       this.heldSummary = null;
       this.renderOverlay();
     }, reduce ? 600 : SUMMARY_DELAY_MS);
-  }
-
-  bieSan() {
-    return !this.rules || this.rules.bie_san !== false;
   }
 
   /** Say something to screen readers (the live status region). */

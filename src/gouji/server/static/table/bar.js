@@ -60,7 +60,7 @@ export const barMethods = {
             }, auto ? t("auto_on") : t("auto_off"))
           : null,
         mySeat !== null && this.info ? h("button.chip#phrase-btn", { type: "button", title: t("phrases"),
-          "aria-label": t("phrases"), onclick: () => { this.phrasesOpen = true; this.renderOverlay(); } }, "💬") : null,
+          "aria-label": t("phrases"), onclick: () => { this.phrasesOpen = true; this.renderOverlay(); } }, icon("chat")) : null,
         h("button.chip#mute-btn", { type: "button", "aria-pressed": this.prefs.sound ? "false" : "true",
           "aria-label": t(this.prefs.sound ? "mute" : "unmute"), title: t(this.prefs.sound ? "mute" : "unmute"),
           onclick: () => {
@@ -68,7 +68,7 @@ export const barMethods = {
             savePrefs(this.prefs);
             if (this.prefs.sound) this.sounds.unlock();
             this.renderBar();
-          } }, this.prefs.sound ? "🔊" : "🔇"),
+          } }, icon(this.prefs.sound ? "sound" : "mute")),
         h("button.chip", { type: "button", id: "settings-btn", title: t("settings"),
           onclick: () => { this.settingsOpen = !this.settingsOpen; this.renderOverlay(); } }, "⚙"),
         h("button.chip", { type: "button", id: "help-btn", title: t("keys_title"), "aria-expanded": this.helpOpen ? "true" : "false",

@@ -1,6 +1,4 @@
-// What the live table's modules share: constants, the page's settings (prefs), sounds, and what a burn needs.
-
-import { total } from "../cards.js";
+// What the live table's modules share: constants, the page's settings (prefs), sounds.
 
 export const KEY_RANKS = {
   Digit2: "2", Digit3: "3", Digit4: "4", Digit5: "5", Digit6: "6", Digit7: "7", Digit8: "8", Digit9: "9", Digit0: "T",
@@ -69,26 +67,4 @@ export class Sounds {
     this.tone(660, 0, 0.16);
     this.tone(990, 0.12, 0.22);
   }
-}
-
-/** How many plays empty a hand at best (one per natural rank; 2s and jokers ride along; 憋三: the 3s last). */
-export function playsNeeded(hand, bieSan) {
-  let groups = 0;
-  for (let r = bieSan ? 1 : 0; r <= 11; r++) if (hand[r]) groups++;
-  let n = groups;
-  if (!groups && (hand[12] || hand[13] || hand[14])) n = 1;
-  if (bieSan && hand[0]) n += 1;
-  return n;
-}
-
-/**
- * What a burn with `sel` needs (烧牌: every later play but the last carries a joker): {after, needed, jokers,
- * ok}. `after` is the plays left once it is made, `needed` the jokers they need, `jokers` the jokers left.
- */
-export function burnNeeds(hand, sel, bieSan) {
-  const rest = hand.map((n, r) => n - (sel[r] || 0));
-  const after = total(rest) ? playsNeeded(rest, bieSan) : 0;
-  const jokers = rest[13] + rest[14];
-  const needed = Math.max(0, after - 1);
-  return { after, needed, jokers, ok: jokers >= needed };
 }

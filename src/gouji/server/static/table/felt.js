@@ -3,11 +3,10 @@
 
 import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
-import { parseCounts } from "../cards.js";
 import { renderFelt, placeName, cardsText } from "../render.js";
-import { playOf } from "../cards.js";
 
 import { MARK_MS, reducedMotion } from "./common.js";
+import { goujiPlay } from "./legal.js";
 
 export const feltMethods = {
   /** Until play starts, the deal's tribute on the felt: who paid (进贡) and who received (收贡) which cards. */
@@ -40,7 +39,9 @@ export const feltMethods = {
     const prompt = this.promptPanel();
     clear(this.promptSlot);
     if (prompt) (this.phoneQuery.matches ? this.promptSlot : felt).appendChild(prompt);
-    clear(this.feltHolder).appendChild(felt);
+    // (a mark on the felt stays its time over the frames after it: the felt is redrawn under it)
+    for (const c of [...this.feltHolder.children]) if (c !== this.markHolder) c.remove();
+    this.feltHolder.prepend(felt);
     const status = felt.querySelector(".status-line");
     const forced = this.forcedText();
     if (status && forced) {
@@ -79,12 +80,16 @@ export const feltMethods = {
     if (this.prefs.sound) this.sounds.mark();
     const holder = h("div.marks", { "aria-hidden": "true" },
       marks.map((m) => h("div.mark.mark-" + m.cls, h("span.mark-text", m.text), h("span.mark-who", m.who))));
-    const felt = this.feltHolder.querySelector(".felt");
-    if (!felt) return;
-    felt.appendChild(holder);
+    if (!this.feltHolder.querySelector(".felt")) return;
+    if (this.markHolder) this.markHolder.remove();
+    this.feltHolder.appendChild(holder);
+    this.markHolder = holder;
     this.announce(marks.map((m) => `${m.who}: ${m.text}`).join("; "));
     clearTimeout(this.markTimer);
-    this.markTimer = setTimeout(() => holder.remove(), reducedMotion() ? MARK_MS / 2 : MARK_MS);
+    this.markTimer = setTimeout(() => {
+      holder.remove();
+      if (this.markHolder === holder) this.markHolder = null;
+    }, reducedMotion() ? MARK_MS / 2 : MARK_MS);
   },
 
   /** The brief marks the new events call for: 够级 / 开点 / 烧 / 闷 / 革命 / going out. */
@@ -99,10 +104,7 @@ export const feltMethods = {
       else if (ev.type === "revolution") out.push({ text: t("mark_revolution"), who, cls: "rev" });
       else if (ev.type === "burn_failed") out.push({ text: t("mark_failed_burn"), who, cls: "men" });
       else if (ev.type === "out") out.push({ text: t("mark_out", { place: placeName(ev.order - 1) }), who, cls: "out" });
-      else if (ev.type === "act" && /^[3-9TJQKA2XD]+$/.test(ev.action || "")) {
-        const p = playOf(parseCounts(ev.action));
-        if (p && p.gouji) out.push({ text: t("mark_gouji"), who, cls: "gouji", soft: true });
-      }
+      else if (goujiPlay(ev, this.frame.view)) out.push({ text: t("mark_gouji"), who, cls: "gouji", soft: true });
     }
     // the strongest mark wins (a gouji play that opens the point is told as 开点)
     const strong = out.filter((m) => !m.soft);

@@ -4,14 +4,12 @@
 import { icon } from "../icons.js";
 import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
-import {
-  RANKS, DISPLAY_ORDER, TWO, parseCounts, formatCounts, total, sameCounts, playAllowed, cardFace,
-} from "../cards.js";
+import { RANKS, DISPLAY_ORDER, TWO, parseCounts, formatCounts, total, sameCounts, cardFace } from "../cards.js";
 import { cardsText, SETUP_PHASES } from "../render.js";
 import { reasonText } from "../reasons.js";
-import { playOf } from "../cards.js";
 
-import { LONG_PRESS_MS, DOUBLE_CLICK_MS, playsNeeded, burnNeeds } from "./common.js";
+import { LONG_PRESS_MS, DOUBLE_CLICK_MS } from "./common.js";
+import { allowed, answerWith, burnNeed, burnLeft } from "./legal.js";
 
 export const handMethods = {
   handCounts() {
@@ -83,23 +81,14 @@ export const handMethods = {
   },
 
   /** Before a burn: what it needs (the plays left after it, a joker for each but the last) and whether the
-   * hand can carry it; during this seat's own burn: the jokers left for the plays to come. */
+   * hand can carry it; during this seat's own burn: the jokers left for the plays to come (the server says). */
   burnInfo() {
     if (!this.isMyTurn() || this.frame.view.phase !== "play") return null;
-    const hand = this.handCounts();
-    const me = this.frame.view.players[this.seat] || {};
-    if (this.frame.turn.burn_offer && total(this.sel)) {
-      const need = burnNeeds(hand, this.sel, this.bieSan());
-      return h("span.burn-need" + (need.ok ? ".ok" : ".short"), { id: "burn-need" },
-        t(need.ok ? "burn_need_ok" : "burn_need_short", need));
-    }
-    if (me.burning) {
-      const left = playsNeeded(hand, this.bieSan());
-      const jokers = hand[13] + hand[14];
-      return h("span.burn-need" + (jokers >= left - 1 ? ".ok" : ".short"), { id: "burn-need" },
-        t("burning_need", { after: left, needed: Math.max(0, left - 1), jokers }));
-    }
-    return null;
+    const turn = this.frame.turn;
+    const need = turn.burn_offer ? (total(this.sel) ? burnNeed(turn, this.sel) : null) : burnLeft(turn);
+    if (!need) return null;
+    const key = turn.burn_offer ? (need.ok ? "burn_need_ok" : "burn_need_short") : "burning_need";
+    return h("span.burn-need" + (need.ok ? ".ok" : ".short"), { id: "burn-need" }, t(key, need));
   },
 
   /** A click on a rank: a natural rank is selected whole (or as many as the play to beat needs, and it
@@ -121,33 +110,22 @@ export const handMethods = {
     }
     for (let q = 0; q < TWO; q++) if (q !== r) this.sel[q] = 0;
     let want = n;
-    const top = this.frame && this.frame.view.top;
-    if (top && this.frame.view.phase === "play") {
-      const a = playOf(parseCounts(top));
-      const extra = this.sel[TWO] + this.sel[13] + this.sel[14];
-      if (a && !a.effBig) {
-        want = Math.max(1, Math.min(n, a.size - extra));
-        if (want < a.size - extra) {
-          // too few of the rank: make up the count with 2s, then small, then big jokers, if that beats
-          const hand = this.handCounts();
-          const trial = this.sel.slice();
-          trial[r] = want;
-          let short = a.size - extra - want;
-          for (const q of [TWO, 13, 14]) {
-            const add = Math.min(short, hand[q] - trial[q]);
-            trial[q] += add;
-            short -= add;
-          }
-          if (!short && playAllowed(trial, hand, top, this.rules)) {
-            this.selEpoch = (this.selEpoch || 0) + 1;
-            this.sel = trial;
-            this.renderHand();
-            this.renderActions();
-            this.markHint();
-            return;
-          }
-        }
+    const f = this.frame;
+    const top = f && f.view.top;
+    if (top && f.view.phase === "play") {
+      // answering a play: the legal play (as the frame lists them) with the most of this rank and the 2s and
+      // jokers already selected, made up with 2s before jokers; else as many as the play to beat has cards
+      const pick = this.isMyTurn() && answerWith(f.turn, f.turn.burn_offer ? "burn" : "play", r, this.sel);
+      if (pick) {
+        this.selEpoch = (this.selEpoch || 0) + 1;
+        this.sel = pick.slice();
+        this.renderHand();
+        this.renderActions();
+        this.markHint();
+        return;
       }
+      const extra = this.sel[TWO] + this.sel[13] + this.sel[14];
+      want = Math.max(1, Math.min(n, total(parseCounts(top)) - extra));
     }
     this.setSel(r, want);
   },
@@ -237,28 +215,12 @@ export const handMethods = {
     const f = this.frame;
     const v = f.view;
     const turn = f.turn;
-    const hand = this.handCounts();
     if (v.phase === "tribute_return") {
-      const n = this.returnSize();
-      const text = "return " + formatCounts(this.sel);
-      out.ret = total(this.sel) === n && (turn.choices ? turn.choices.includes(text) : true);
+      out.ret = allowed(turn, "return", this.sel);
       return out;
     }
     if (v.phase !== "play") return out;
-    let ok;
-    if (turn.choices) {
-      ok = turn.choices.some((c) => {
-        const text = turn.burn_offer ? (c.startsWith("burn ") ? c.slice(5) : null) : c;
-        if (!text || text === "pass" || text === "yield") return false;
-        try {
-          return sameCounts(parseCounts(text), this.sel);
-        } catch {
-          return false;
-        }
-      });
-    } else {
-      ok = playAllowed(this.sel, hand, v.top, this.rules);
-    }
+    const ok = allowed(turn, turn.burn_offer ? "burn" : "play", this.sel);
     if (turn.burn_offer) out.burn = ok;
     else out.play = ok;
     return out;

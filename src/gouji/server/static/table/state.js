@@ -128,6 +128,14 @@ export function reduce(state, f) {
   return { state: s, effects };
 }
 
+/** A `presence` frame: which people's seats have no connection (断线); the next state frame says the same. */
+export function reducePresence(state, f) {
+  if (!state.table || !state.table.seats) return state;
+  const off = new Set(f.offline || []);
+  const seats = state.table.seats.map((s) => ({ ...s, offline: off.has(s.seat) }));
+  return { ...state, table: { ...state.table, seats } };
+}
+
 /** The moves 托管 made for this seat since it took over (this deal's, and all of a deal begun since). */
 export function autoMoves(state) {
   const a = state.autoFrom;

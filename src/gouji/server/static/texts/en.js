@@ -85,6 +85,7 @@ export default {
   b_yaotou: "keeps head 要头",
   b_revolted: "revolted 革命",
   b_auto: "auto 托管",
+  b_offline: "offline 断线",
   b_passed: "pass",
   b_bot: "bot",
   place_0: "1st 头科",

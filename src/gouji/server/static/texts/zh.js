@@ -87,6 +87,7 @@ export default {
   b_yaotou: "要头",
   b_revolted: "革命",
   b_auto: "托管",
+  b_offline: "断线",
   b_passed: "过",
   b_bot: "机器人",
   // places
