@@ -8,7 +8,7 @@ PIN := -c constraints.txt
 BASE := $(VENV)/.installed-base-$(SUM)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: run sim test chromium node js lint typecheck unit bench bench-bots bench-arena bench-server bench-table bench-table-pace bench-receive install \
+.PHONY: run sim test chromium nginx node js lint typecheck unit bench bench-bots bench-arena bench-server bench-table bench-table-pace bench-receive install \
 	constraints
 
 run: $(BASE)  ## install, then start the web table on http://127.0.0.1:8000 (Ctrl-C stops it)
@@ -17,12 +17,17 @@ run: $(BASE)  ## install, then start the web table on http://127.0.0.1:8000 (Ctr
 sim: $(BASE)  ## install, then play 200 random deals and print the statistics
 	$(BIN)/gouji sim --rules qingdao --deals 200 --seed 1
 
-test: $(STAMP) chromium js lint typecheck unit  ## install, then lint, type-check and run every test
+test: $(STAMP) chromium nginx js lint typecheck unit  ## install, then lint, type-check and run every test
 
 chromium:  ## Debian's Chromium for the browser tests (installed when missing and we are root)
 	@command -v chromium >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
 	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium fonts-noto-cjk; } || \
 	  echo "no Chromium (apt-get install chromium): the browser tests will be skipped"
+
+nginx:  ## Debian's nginx for the reverse-proxy tests (installed when missing and we are root)
+	@command -v nginx >/dev/null || [ -x /usr/sbin/nginx ] || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \
+	  apt-get update -q && DEBIAN_FRONTEND=noninteractive apt-get install -y -q nginx; } || \
+	  echo "no nginx (apt-get install nginx): the reverse-proxy tests will be skipped"
 
 node:  ## Debian's Node.js and npm for the page's scripts (installed when missing and we are root)
 	@command -v node >/dev/null && command -v npm >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null && \

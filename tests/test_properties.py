@@ -790,6 +790,7 @@ REGIONAL_VARIANTS: list[dict[str, Any]] = [
     {"no_three": "last"},
     {"return_held_ranks_only": True},
     {"mutual_point_tribute": "waive"},
+    {"mutual_point_tribute": "agree"},
     {"huiwu": True},
     {"sweep_restart_leader": True},
     {"lao_to_teammate": "returnable"},

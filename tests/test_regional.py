@@ -4,6 +4,7 @@ Every test's docstring quotes the seed passage it follows."""
 
 from __future__ import annotations
 
+import json
 import random
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 
 import gouji
 from gouji import Deal, IllegalAction, RuleSet
+from gouji.competition.loading import load_record
 from gouji.competition.sets import Match
 from gouji.engine import cards as C
 from gouji.engine.deal.setup import can_self_open, deal_liang_san
@@ -151,6 +153,72 @@ def test_mutual_point_tribute_waived() -> None:
     assert len([p for p in owed(QINGDAO, r) if p.kind == "dian"]) == 6
     declared = result(opened=[False] * 6, declared=[True, False, False, True, False, False])
     assert {(p.payer, p.receiver, p.cards) for p in owed(rules, declared) if p.kind == "dian"} == {(0, 3, 2), (3, 0, 2)}
+
+
+def test_mutual_point_tribute_agreed_deal_by_deal() -> None:
+    """000 换点: 可以商议都进或都不进贡 — with "agree" each pair that neither opened nor declared is asked, at the
+    start of the next deal and before tribute, in turn order from the first leader; the swap is paid only if
+    both agree, and every answer is in the log."""
+    rules = QINGDAO.replace(mutual_point_tribute="agree")
+    r = result(opened=[False] * 6)
+    dian = [p for p in owed(rules, r) if p.kind == "dian"]
+    assert [(p.payer, p.receiver, p.cards, p.swap) for p in dian] == [
+        (a, b, 1, True) for x in range(3) for a, b in ((x, x + 3), (x + 3, x))
+    ]
+    declared = result(opened=[False] * 6, declared=[True, False, False, True, False, False])
+    assert {(p.payer, p.receiver, p.cards, p.swap) for p in owed(rules, declared) if p.kind == "dian"} >= {
+        (0, 3, 2, False),
+        (3, 0, 2, False),
+    }, "a declared pair pays as the table says: no question"
+    assert Payment.from_dict(dian[0].to_dict()).swap and "swap" not in Payment("dian", 0, 3, 1).to_dict()
+
+    plain = PLAIN.replace(bie_san=False, mutual_point_tribute="agree")
+    hands = ["DAKQ", "AKQ", "AKQ", "XAKQ", "AKQ", "AKQ"]
+    swap = [Payment("dian", 0, 3, 1, swap=True), Payment("dian", 3, 0, 1, swap=True)]
+
+    def dealt() -> Deal:
+        return Deal.from_hands(hands, plain, 0, setup=True, tribute=list(swap))
+
+    d = dealt()
+    assert d.phase == "swap" and d.to_act == 0 and texts(d) == {"swap", "pass"}
+    with pytest.raises(IllegalAction, match="换点"):
+        d.act("giveback")
+    d.act("swap")
+    assert d.to_act == 3 and d.phase == "swap"
+    d.act("swap")
+    assert d.hand(0) == "XAKQ" and d.hand(3) == "DAKQ", "both agreed: one card each way"
+    assert [e for e in d.events if e["type"] == "point_swap"] == [
+        {"type": "point_swap", "seat": 0, "agree": True},
+        {"type": "point_swap", "seat": 3, "agree": True},
+    ]
+    for first, second in (("swap", "pass"), ("pass", "swap"), ("pass", "pass")):
+        d = dealt()
+        d.act(first)
+        d.act(second)
+        assert d.hand(0) == "DAKQ" and d.hand(3) == "XAKQ", f"{first}/{second}: no swap"
+        assert not [e for e in d.events if e["type"] == "tribute"] and d.phase == "play"
+    # whole sets: a deal asks exactly the seats owed a swap, and the swap is paid only where both agreed;
+    # a record of the set replays
+    asked_any = False
+    for seed in range(6):
+        m = Match(rules, seed=seed, set_length=3)
+        rng = random.Random(seed)
+        while not m.is_over:
+            deal = m.current
+            if deal.phase == "swap":
+                asked_any = True
+            m.act(rng.choice(list(deal.legal_actions())))
+        for deal in m.deals:
+            answers = {e["seat"]: e["agree"] for e in deal.events if e["type"] == "point_swap"}
+            owed_swap = {p.payer for p in deal.tribute if p.swap}
+            assert set(answers) == owed_swap
+            paid = {(e["from"], e["to"]) for e in deal.events if e["type"] == "tribute" and e["kind"] == "dian"}
+            for p in deal.tribute:
+                if p.swap:
+                    assert ((p.payer, p.receiver) in paid) == (answers[p.payer] and answers[p.receiver])
+        again = load_record(json.dumps(m.record()))
+        assert isinstance(again, Match) and again.points == m.points
+    assert asked_any
 
 
 def test_sweep_keeps_point_tribute_in_shandong() -> None:

@@ -162,3 +162,22 @@ def test_the_rule_book_describes_every_preset_and_links_the_other_language(lang:
         assert f"\n## {n}. " in text, f"{ruledocs.BOOKS[lang]} has no section {n}"
     for sub in ("3.1", "5.1", "5.2", "5.3", "5.4", "5.5", "8.1", "8.2", "16.1", "16.2", "16.3", "16.4", "16.5", "16.6"):
         assert f"\n### {sub} " in text, f"{ruledocs.BOOKS[lang]} has no section {sub}"
+
+
+def test_the_lobbys_choices_are_the_options_words() -> None:
+    """The lobby's menus for options that take one of a few words offer exactly the words the engine takes,
+    each with a text in both languages (a new word such as ``mutual_point_tribute="agree"`` reaches the page)."""
+    import re
+
+    static = ROOT / "src/gouji/server/static"
+    lobby = (static / "lobby.js").read_text(encoding="utf-8")
+    block = lobby[lobby.index("const CHOICE_OPTIONS = {") : lobby.index("};", lobby.index("const CHOICE_OPTIONS"))]
+    menus = {k: re.findall(r'"([a-z_]+)"', v) for k, v in re.findall(r"(\w+): \[([^\]]*)\]", block)}
+    assert menus["mutual_point_tribute"] == ["pay", "waive", "agree"]
+    for option, words in menus.items():
+        if option in ruledocs.VALUE_DOCS:
+            assert set(words) == set(ruledocs.VALUE_DOCS[option]), option
+        for lang in ("en", "zh"):
+            texts = (static / "texts" / f"{lang}.js").read_text(encoding="utf-8")
+            for w in words:
+                assert re.search(rf"\bv_{w}:", texts), (lang, option, w)

@@ -240,15 +240,16 @@ def test_sets_conserve_cards_and_never_pay_a_card_twice(preset: str, seed: int) 
 
 def test_a_payments_plain_data_is_its_fields_in_order_with_giveback_only_when_set() -> None:
     """``to_dict`` is made field by field (not ``dataclasses.asdict``): the same keys, in the fields' order,
-    the same values, ``giveback`` left out unless it is set (older records read the same)."""
+    the same values, ``giveback`` and ``swap`` left out unless set (older records read the same)."""
     import dataclasses
 
-    for kw in ({}, {"returned": True}, {"giveback": True}, {"returned": True, "giveback": True}):
+    for kw in ({}, {"returned": True}, {"giveback": True}, {"returned": True, "giveback": True}, {"swap": True}):
         kind = "luo" if kw.get("giveback") else "men"
         p = Payment(kind, 0, 3 if kind == "luo" else 1, 1, **kw)
         want = dataclasses.asdict(p)
-        if not p.giveback:
-            del want["giveback"]
+        for flag in ("giveback", "swap"):
+            if not want[flag]:
+                del want[flag]
         got = p.to_dict()
         assert got == want and list(got) == list(want), (kw, got)
         assert Payment.from_dict(got) == p

@@ -22,3 +22,21 @@ test("点贡 says who opened the point and who declared, from the deal's events"
   assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, events, null, name),
     "point tribute: S1 opened the point (开点), S4 did not open (declared 宣点)");
 });
+
+test("换点 answers and the regional setup steps have their own log lines, never 'plays swap'", async () => {
+  const { describeEvent } = await import("../../src/gouji/server/static/render.js");
+  const name = (s) => `S${s}`;
+  for (const lang of ["en", "zh"]) {
+    setLang(lang);
+    const ctx = { setup: true, me: 1 };
+    const yes = describeEvent({ type: "point_swap", seat: 0, agree: true }, name, ctx);
+    const no = describeEvent({ type: "point_swap", seat: 1, agree: false }, name, ctx);
+    assert.match(yes, /S0.*换点/);
+    assert.match(no, /换点/);
+    assert.notEqual(yes, no);
+    for (const action of ["swap", "giveback", "huiwu", "chongdian", "selfopen"]) {
+      assert.equal(describeEvent({ type: "act", seat: 0, action }, name, ctx), null, action);
+    }
+    assert.match(describeEvent({ type: "tribute_giveback", from: 0, to: 2, cards: "DX" }, name, ctx), /S0.*S2|S2.*S0/);
+  }
+});

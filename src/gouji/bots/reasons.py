@@ -86,6 +86,8 @@ ENGLISH: dict[str, Callable[[Mapping[str, Any]], str]] = {
     "no_declare": lambda p: "no 宣点: too few jokers and 2s to stop your 对头 opening the point",
     "huiwu": lambda p: "汇5: discard your 5s — fewer cards to shed",
     "giveback": lambda p: "退贡: hand the 落贡 back — it stays with the team, and your teammate needs it more",
+    "swap": lambda p: "换点: no big joker to lose, and your 对头's highest card is likely a joker",
+    "no_swap": lambda p: "no 换点: you would give a big joker and get nothing better back",
     "selfopen": lambda p: "无级自开: no gouji play to hide, and leading a 4 opens the point",
     "chongdian": lambda p: f"冲点: {p['groups']} pure gouji groups, {p['aces']} As among them",
     "no_chongdian": lambda p: "no 冲点: too few pure gouji plays to risk 大落",

@@ -8,6 +8,7 @@ from .. import __version__
 from .arena import arena
 from .event import event
 from .ladder import ladder
+from .proxy_config import proxy_config
 from .replay import replay
 from .rules import rules
 from .serve import serve
@@ -23,5 +24,5 @@ def main() -> None:
     """Shandong Gouji (够级): the rule sets, and a simulator of random deals."""
 
 
-for command in (rules, sim, arena, serve, tournament, replay, event, train, tune, ladder):
+for command in (rules, sim, arena, serve, tournament, replay, event, train, tune, ladder, proxy_config):
     main.add_command(command)

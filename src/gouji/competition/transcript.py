@@ -79,6 +79,8 @@ def format_event(e: Mapping[str, Any]) -> list[str]:
         "chongdian_end": "  seat {seat}'s 冲点: {result}",
         "gousiji": "  seat {seat}'s play is 够死级: only a burn may answer it",
     }
+    if kind == "point_swap":
+        return [f"  换点: seat {e['seat']} " + ("agrees" if e["agree"] else "declines")]
     if kind == "chongdian_place":
         return [f"  seat {e['seat']} leaves play after its 冲点, placed {PLACE_NAMES[e['place']]}"]
     if kind == "selfopen":

@@ -60,6 +60,8 @@ HUIWU = Decision("huiwu")
 """汇5: after being swept, discard every 5 of the new hand."""
 GIVEBACK = Decision("giveback")
 """退贡: hand back the 落贡 a teammate paid."""
+SWAP = Decision("swap")
+"""换点: agree to the one-for-one 点贡 with the 对头 (``mutual_point_tribute="agree"``); both must agree."""
 CHONGDIAN = Decision("chongdian")
 """冲点: with no joker and no 2, try to open the point with three gouji plays."""
 SELFOPEN = Decision("selfopen")

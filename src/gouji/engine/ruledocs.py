@@ -282,6 +282,10 @@ VALUE_DOCS: dict[str, dict[str, tuple[str, str]]] = {
     "mutual_point_tribute": {
         "pay": ("they swap one card each way", "互进一张"),
         "waive": ("they swap nothing", "都不进"),
+        "agree": (
+            "each deal, the two are asked before tribute and swap only if both agree",
+            "每局进贡前问两人，两人都同意才互进",
+        ),
     },
     "lao_to_teammate": {
         "none": ("no 落贡 between teammates", "同伙之间不进落贡"),

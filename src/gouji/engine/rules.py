@@ -24,7 +24,7 @@ SmotherBy = Literal["anyone", "not_opposite", "opposite_only"]
 FailedBurnThird = Literal["sike", "sanke"]
 FirstLeader = Literal["random", "liang_san"]
 BuyOrder = Literal["opposite_first", "teammates_second", "teammates_first"]
-MutualPointTribute = Literal["pay", "waive"]
+MutualPointTribute = Literal["pay", "waive", "agree"]
 LaoToTeammate = Literal["none", "returnable"]
 SweepTribute = Literal["opposite", "losers_pay"]
 KaidianPlays = Literal["pure", "money", "no_jokers_no_single_two", "any"]
@@ -159,7 +159,8 @@ class RuleSet:
     return_held_ranks_only: bool = False
     """还贡 only in ranks the 落贡 payer still holds (001 青岛: 被还贡者没有的牌不能还贡)."""
     mutual_point_tribute: MutualPointTribute = "pay"
-    """When neither of a 对头 pair opened nor declared: the 1-for-1 exchange is paid or waived (000 换点)."""
+    """When neither of a 对头 pair opened nor declared: the 1-for-1 exchange is paid, waived, or paid only
+    when both of the pair agree at the start of the next deal ("agree", 000 换点: 可以商议都进或都不进)."""
     huiwu: bool = False
     """汇5: after a sweep, each loser may discard all 5s from the next hand; a third sweep in a row of the
     same team restarts the set (001 章丘)."""

@@ -30,6 +30,8 @@ class Payment:
     """Whether the receiver gives back as many cards of their choice (还贡)."""
     giveback: bool = False
     """落贡 to a teammate that the receiver may hand back whole (退贡, ``lao_to_teammate="returnable"``)."""
+    swap: bool = False
+    """Half of a 换点 that is paid only if both seats of the pair agree (``mutual_point_tribute="agree"``)."""
 
     def __post_init__(self) -> None:
         check_payment(self)
@@ -47,6 +49,8 @@ class Payment:
         }
         if self.giveback:
             out["giveback"] = True
+        if self.swap:
+            out["swap"] = True
         return out
 
     @classmethod
@@ -61,6 +65,7 @@ class Payment:
             cards=data["cards"],
             returned=data.get("returned", False),
             giveback=data.get("giveback", False),
+            swap=data.get("swap", False),
         )
 
 
@@ -69,13 +74,14 @@ def _opposite(s: int) -> int:
 
 
 def point_tribute(
-    a: int, b: int, declared: Sequence[bool], opened: Sequence[bool], mutual: bool = True
+    a: int, b: int, declared: Sequence[bool], opened: Sequence[bool], mutual: str = "pay"
 ) -> list[Payment]:
-    """点贡 for the 对头 pair ``a``–``b`` from who declared (宣点) and who opened (开点); ``mutual=False``
-    waives the 1-for-1 exchange when neither declared nor opened (000 换点: 可以商议都进或都不进)."""
+    """点贡 for the 对头 pair ``a``–``b`` from who declared (宣点) and who opened (开点); ``mutual`` is the
+    1-for-1 exchange when neither declared nor opened (000 换点: 可以商议都进或都不进): ``"pay"``,
+    ``"waive"``, or ``"agree"`` — owed as :attr:`Payment.swap` halves, paid only if both seats agree."""
 
-    def pay(frm: int, to: int, n: int) -> Payment:
-        return Payment("dian", frm, to, n)
+    def pay(frm: int, to: int, n: int, swap: bool = False) -> Payment:
+        return Payment("dian", frm, to, n, swap=swap)
 
     da, db, oa, ob = declared[a], declared[b], opened[a], opened[b]
     if da == db:
@@ -85,7 +91,9 @@ def point_tribute(
         if ob and not oa:
             return [pay(a, b, one)]
         if not oa and not ob:
-            return [pay(a, b, each), pay(b, a, each)] if da or mutual else []
+            if da or mutual == "pay":
+                return [pay(a, b, each), pay(b, a, each)]
+            return [pay(a, b, 1, swap=True), pay(b, a, 1, swap=True)] if mutual == "agree" else []
         return [pay(a, b, 2), pay(b, a, 2)] if da else []
     if db:  # make a the only one who declared
         return point_tribute(b, a, declared, opened, mutual)
@@ -119,9 +127,7 @@ def owed(rules: RuleSet, result: Mapping[str, Any]) -> list[Payment]:
         b = _opposite(a)
         if a in revolted or b in revolted:
             continue
-        by_kind["dian"] += point_tribute(
-            a, b, result["declared"], result["opened"], mutual=rules.mutual_point_tribute == "pay"
-        )
+        by_kind["dian"] += point_tribute(a, b, result["declared"], result["opened"], mutual=rules.mutual_point_tribute)
     sweep = result.get("sweep")
     if sweep is None:
         for loser, winner, n in ((places[5], places[0], 2), (places[4], places[1], 1)):

@@ -15,6 +15,7 @@ from ...engine.actions import (
     HUIWU,
     REVOLT,
     SELFOPEN,
+    SWAP,
     WUTOU,
     YAOTOU,
     Action,
@@ -26,7 +27,7 @@ from ..reasons import reason as R
 from .answers import _respond
 from .burns import _burn, _burn_ok
 from .context import _Ctx
-from .decisions import _buy_four, _chong_attempt, _chongdian, _choose_return, _declare, _revolution
+from .decisions import _buy_four, _chong_attempt, _chongdian, _choose_return, _declare, _revolution, _swap
 from .hands import (
     _fallback,
     _minus,
@@ -95,6 +96,8 @@ class HeuristicBot:
             return HUIWU, R("huiwu")
         if GIVEBACK in legal:
             return GIVEBACK, R("giveback")
+        if SWAP in legal:
+            return _swap(view)
         if SELFOPEN in legal:
             return SELFOPEN, R("selfopen")
         if CHONGDIAN in legal:

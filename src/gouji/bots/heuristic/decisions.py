@@ -12,6 +12,7 @@ from ...engine.actions import (
     DECLARE,
     PASS,
     REVOLT,
+    SWAP,
     Action,
 )
 from ...engine.plays import Play
@@ -68,6 +69,15 @@ def _chong_attempt(c: _Ctx, legal: Sequence[Action]) -> tuple[Action, Reason]:
         return _fallback(legal), R("safe")
     best = max(plays, key=lambda q: (c.stand(q, leading=True), -q.size))
     return best, R("chong_attempt", play=str(best), stand=c.stand(best, leading=True))
+
+
+def _swap(view: Mapping[str, Any]) -> tuple[Action, Reason]:
+    """换点: each gives the other their highest card.  Holding a 大王, I would give the best card there is
+    and get one no better; without one, I give a 小王 or a 2 and most likely get a joker."""
+    h = C.parse_counts(view.get("hand") or "")
+    if h[BIG]:
+        return PASS, R("no_swap")
+    return SWAP, R("swap")
 
 
 def _buy_four(view: Mapping[str, Any]) -> tuple[Action, Reason]:

@@ -52,6 +52,14 @@ TributeGivebackEvent = TypedDict(
 )
 
 
+class PointSwapEvent(TypedDict):
+    """换点 agreed (``agree``) or declined by one seat of a pair (``mutual_point_tribute="agree"``)."""
+
+    type: Literal["point_swap"]
+    seat: int
+    agree: bool
+
+
 class HuiwuEvent(TypedDict):
     type: Literal["huiwu"]
     seat: int
@@ -184,6 +192,7 @@ EVENT_TYPES: dict[str, Any] = {
     "tribute": TributeEvent,
     "tribute_return": TributeReturnEvent,
     "tribute_giveback": TributeGivebackEvent,
+    "point_swap": PointSwapEvent,
     "huiwu": HuiwuEvent,
     "chongdian": ChongdianEvent,
     "buy": BuyEvent,

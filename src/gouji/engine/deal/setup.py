@@ -1,6 +1,7 @@
 """The before-play phases of a deal (rule book §5.1), in the order they are played:
 
-1. tribute (进贡, §12) owed from the deal before, paid from the new hands, then 还贡 decisions and 退贡
+1. tribute (进贡, §12) owed from the deal before — first 换点 asked of both seats of each pair that may swap
+   (``mutual_point_tribute="agree"``, §16.2) —, paid from the new hands, then 还贡 decisions and 退贡
    (a teammate handing 落贡 back, §16.2);
 2. 汇5 (§16.2): after a sweep, the losers may discard their 5s;
 3. buying 3s and 4s (买三 / 买四, §9, in the order ``buy_order`` gives);
@@ -33,6 +34,7 @@ from ..actions import (
     PASS,
     REVOLT,
     SELFOPEN,
+    SWAP,
     WUTOU,
     YAOTOU,
     Action,
@@ -45,6 +47,7 @@ from ..seats import NO_THREE, REVOLTED, SEATS, opposite
 from ..tribute import Payment
 
 # Phases
+SWAP_PHASE = "swap"
 TRIBUTE_RETURN = "tribute_return"
 GIVEBACK_PHASE = "giveback"
 HUIWU_PHASE = "huiwu"
@@ -55,6 +58,7 @@ CHONGDIAN_PHASE = "chongdian"
 XUANDIAN = "xuandian"
 SELFOPEN_PHASE = "selfopen"
 PHASES = (
+    SWAP_PHASE,
     TRIBUTE_RETURN,
     GIVEBACK_PHASE,
     HUIWU_PHASE,
@@ -110,6 +114,7 @@ class SetupTable(Protocol):
 
 
 _WHAT = {
+    SWAP_PHASE: "换点 (swapping one card each way with the 对头)",
     BUY_FOUR_PHASE: "buying a 4 (买四)",
     REVOLUTION: "revolution (革命)",
     YAOTOU_PHASE: "要头 or 无头",
@@ -125,7 +130,7 @@ _WHAT = {
 class Setup:
     """The before-play phases of one deal: the step reached, the seats still to ask, the 还贡 owed."""
 
-    __slots__ = ("chongdian", "deal", "givebacks", "queue", "returns", "step", "steps", "voids")
+    __slots__ = ("chongdian", "deal", "givebacks", "queue", "returns", "step", "steps", "swaps", "voids")
 
     def __init__(self, deal: SetupTable) -> None:
         self.deal = deal
@@ -139,8 +144,11 @@ class Setup:
         """(receiver, payer, cards) of 落贡 paid to a teammate, still to keep or hand back."""
         self.chongdian: list[int] = []
         """The seats that asked to 冲点 in this deal."""
+        self.swaps: set[int] = set()
+        """The seats that agreed to 换点 in this deal."""
         self.voids = 0
         self.steps: tuple[Callable[[], None], ...] = (
+            self._swap,
             self._tribute,
             self._giveback,
             self._huiwu,
@@ -176,6 +184,8 @@ class Setup:
         """Seat ``s`` takes the legal setup action ``a``; the deal then calls :meth:`advance`."""
         d = self.deal
         self.queue.pop(0)
+        if d.phase == SWAP_PHASE:
+            d.events.append({"type": "point_swap", "seat": s, "agree": a is SWAP})
         if a is PASS:  # most setup decisions decline
             if d.phase == GIVEBACK_PHASE:
                 self.givebacks.pop(0)
@@ -201,6 +211,8 @@ class Setup:
                 d.hands[s][r] -= n
                 d.hands[payer][r] += n
             d.events.append({"type": "tribute_giveback", "from": s, "to": payer, "cards": cards})
+        elif a is SWAP:
+            self.swaps.add(s)
         elif a is HUIWU:
             n = d.discard(s, FIVE)
             d.events.append({"type": "huiwu", "seat": s, "cards": "5" * n})
@@ -221,6 +233,13 @@ class Setup:
 
     # ------------------------------------------------------------------ the steps
 
+    def _swap(self) -> None:
+        """换点 (000: 可以商议都进或都不进): both seats of each pair owed a one-for-one 点贡 that needs their
+        agreement are asked, in turn order from the first leader; it is paid only if both agree."""
+        swapping = {p.payer for p in self.deal.tribute if p.swap}
+        if swapping:
+            self._ask(SWAP_PHASE, self._in_order(lambda s: s in swapping))
+
     def _tribute(self) -> None:
         """进贡: each payment in order, the payer's highest joker or 2 one card at a time; never a card
         received in this phase (吃了不吐); 抗贡 where the rules have it.  Then 还贡 is asked."""
@@ -237,6 +256,8 @@ class Setup:
                 if hands[s][C.SMALL] >= 4:
                     exempt.add(s)
         for p in d.tribute:
+            if p.swap and not {p.payer, p.receiver} <= self.swaps:
+                continue  # 换点 declined by one of the pair: neither half is owed
             paid: list[str] = []
             if p.payer not in exempt:
                 for _ in range(p.cards):
@@ -353,6 +374,7 @@ class Setup:
         self.returns = []
         self.givebacks = []
         self.chongdian = []
+        self.swaps = set()
 
     def _buy(self, s: int, rank: int) -> None:
         """买三 / 买四: get one card of ``rank`` for seat ``s``: bought from an opponent for a 2 (else X,
@@ -444,6 +466,8 @@ class Setup:
                     hand = held
             return LegalActions([Return(c) for c in _multisets(hand, n)])
         h = d.hands[s]
+        if phase == SWAP_PHASE:
+            return LegalActions([SWAP, PASS])
         if phase == GIVEBACK_PHASE:
             return LegalActions([GIVEBACK, PASS])
         if phase == HUIWU_PHASE:

@@ -20,7 +20,7 @@ const CHOICE_OPTIONS = {
   smother_by: ["anyone", "not_opposite", "opposite_only"],
   failed_burn_third: ["sike", "sanke"],
   first_leader: ["random", "liang_san"],
-  mutual_point_tribute: ["pay", "waive"],
+  mutual_point_tribute: ["pay", "waive", "agree"],
   lao_to_teammate: ["none", "returnable"],
 };
 const CODE_RE = /^[A-HJ-NP-Z2-9]{6}$/;

@@ -14,7 +14,7 @@ function tSubject(key, seat, me, vars) {
 }
 import { cardFace, playCards, parseCounts, total, DISPLAY_ORDER, RANKS, rankFace } from "./cards.js";
 
-export const SETUP_PHASES = ["tribute_return", "buy_four", "revolution", "yaotou", "xuandian",
+export const SETUP_PHASES = ["swap", "tribute_return", "buy_four", "revolution", "yaotou", "xuandian",
   "giveback", "huiwu", "chongdian", "selfopen"];
 
 export function teamOf(seat) {
@@ -64,6 +64,7 @@ function actLine(ev, name, setup, me) {
   if (a === "wutou") return say("l_wutou");
   if (a === "buy4") return say("l_buy4");
   if (a === "revolt" || a === "return" || a.startsWith("return ")) return null; // told by their own events
+  if (["swap", "giveback", "huiwu", "chongdian", "selfopen"].includes(a)) return null; // likewise
   if (a.startsWith("burn ")) return say("l_burn", { cards: cardsText(a.slice(5)) });
   return say("l_play", { cards: cardsText(a) });
 }
@@ -85,6 +86,14 @@ export function describeEvent(ev, name, ctx) {
       if (!ev.cards) return tSubject("l_tribute_none", ev.from, ctx.me, { from: name(ev.from), kind: kind(ev.kind) });
       return tSubject("l_tribute", ev.from, ctx.me,
         { from: name(ev.from), to: name(ev.to), cards: cardsText(ev.cards), kind: kind(ev.kind) });
+    case "point_swap":
+      return tSubject(ev.agree ? "l_swap_yes" : "l_swap_no", ev.seat, ctx.me, { seat: name(ev.seat) });
+    case "tribute_giveback":
+      return tSubject("l_giveback", ev.from, ctx.me, { from: name(ev.from), to: name(ev.to), cards: cardsText(ev.cards) });
+    case "huiwu":
+      return tSubject("l_huiwu", ev.seat, ctx.me, { seat: name(ev.seat), cards: cardsText(ev.cards) });
+    case "chongdian":
+      return tSubject("l_chongdian", ev.seat, ctx.me, { seat: name(ev.seat) });
     case "tribute_return":
       if (typeof ev.cards === "number") return t("l_return_n", { from: name(ev.from), to: name(ev.to), n: ev.cards });
       return t("l_return", { from: name(ev.from), to: name(ev.to), cards: cardsText(ev.cards) });

@@ -43,7 +43,7 @@ export const actionsMethods = {
     if (v.phase === "buy_four") {
       return { text: t("p_buy_four"), buttons: [["btn_buy4", "buy4", ".primary"], ["btn_no_buy", "pass", ""]] };
     }
-    if (["giveback", "huiwu", "chongdian", "selfopen"].includes(v.phase)) {
+    if (["swap", "giveback", "huiwu", "chongdian", "selfopen"].includes(v.phase)) {
       // rule book §16: take the step, or decline; a hand that may not take it has only "pass"
       const may = choices.includes(v.phase);
       return { text: t(may ? "p_" + v.phase : "p_" + v.phase + "_no"),
