@@ -46,7 +46,8 @@ from .durability import StoreWriter
 from .errors import RequestError
 from .halls import MATCH_KIND, Halls
 from .lobby import Lobby
-from .storage import Op, RecordBody, RecordOp, StatusOp
+from .shards import Shard
+from .storage import EventOp, Op, RecordBody, RecordOp, StatusOp, StoredTable
 from .table import Room, new_token
 
 log = logging.getLogger("gouji.server")
@@ -108,6 +109,7 @@ class DuplicateRoom(Room):
 
     hall: MatchHall | None = None
     expires_when_idle = False
+    seated_by_team = True
 
     @property
     def table_index(self) -> int:
@@ -181,8 +183,16 @@ class DuplicateRoom(Room):
         super().attach(conn, seat, token_h)
 
 
+TEAM_CODE_LENGTH = 10
+"""A team's join code: 10 characters of 31, about 49 bits (its first names the match's shard)."""
+
+
 class MatchHall:
-    """A duplicate match between two teams at two tables, and its scorekeeper's view (记分员)."""
+    """A duplicate match between two teams at two tables, and its scorekeeper's view (记分员).
+
+    Each team's seats are taken with the team's join code: a random secret (not derived from the match's
+    public code), stored with the match, given to its organiser only (at creation and by
+    :func:`team_codes`), which the organiser may replace (:meth:`rotate`; the old one stops working)."""
 
     def __init__(self, row_id: int, code: str, info: dict[str, Any], writer: StoreWriter, owner_hash: str = "") -> None:
         self.id = row_id
@@ -190,6 +200,14 @@ class MatchHall:
         self.owner_hash = owner_hash
         """The hash of its organiser's token (an event's match: the event's organiser closes it)."""
         self.info = info
+        codes = info.get("team_codes")
+        self.codes: list[str] = (
+            [str(c) for c in codes]
+            if isinstance(codes, list) and len(codes) == 2
+            else [Shard().new_code(TEAM_CODE_LENGTH) for _ in range(2)]  # a match stored before codes were
+        )
+        self.state = 0
+        """The number of the hall's last change stored as an event of its row (a rotated code)."""
         self.teams: tuple[str, str] = (info["teams"][0], info["teams"][1])
         self.writer = writer
         self.tables: list[DuplicateRoom] = []
@@ -211,8 +229,27 @@ class MatchHall:
             room.hall = self
 
     def team_codes(self) -> list[str]:
-        """A join code per team: the match's code and the team's number."""
-        return [f"{self.code}-1", f"{self.code}-2"]
+        """The join code of each team (secret: its organiser's to hand out)."""
+        return list(self.codes)
+
+    def team_of(self, code: str) -> int | None:
+        """The team (0 or 1) whose join code ``code`` is (any case), else None; compared in constant time."""
+        given = code.upper().encode()
+        hits = [hmac.compare_digest(given, c.encode()) for c in self.codes]
+        return hits.index(True) if any(hits) else None
+
+    def rotate(self, team: int, new: str) -> EventOp:
+        """Team ``team`` gets the join code ``new``; the old one stops working.  Returns the write."""
+        self.codes[team] = new
+        self.state += 1
+        return EventOp(self.id, self.state, "team_code", team, {"code": new})
+
+    def replay_codes(self, stored: StoredTable) -> None:
+        """The codes as the stored changes of the hall's row left them (after a restart)."""
+        for ev in stored.events:
+            if ev["kind"] == "team_code":
+                self.codes[int(ev["seat"])] = str(ev["data"]["code"])
+            self.state = max(self.state, int(ev["state"]))
 
     def seat_teams(self, table: int) -> list[str]:
         return [self.teams[team_at(table, s)] for s in range(SEATS)]
@@ -323,7 +360,7 @@ class MatchHall:
         return {
             "code": self.code,
             "kind": MATCH_KIND,
-            "team_codes": self.team_codes(),
+            "teams": list(self.teams),
             "preset": self.info.get("preset"),
             "status": "over" if self.over else "playing",
             "event": self.info.get("event"),
@@ -457,6 +494,7 @@ async def create_match(
     info = {
         "kind": MATCH_KIND,
         "teams": teams,
+        "team_codes": [st.shard.new_code(TEAM_CODE_LENGTH) for _ in range(2)],
         "tables": table_codes,
         "deals": configs[0].set_length,
         "preset": configs[0].preset,
@@ -493,14 +531,37 @@ def _codes(hall: MatchHall) -> dict[str, Any]:
     }
 
 
+def _organiser(hall: MatchHall, data: Any, what: str) -> None:
+    """A 403 unless ``data`` carries the ``owner_token`` of the match's organiser (an event's match: the
+    event's organiser's too)."""
+    token = data.get("owner_token") if isinstance(data, dict) else None
+    owners = [hall.owner_hash] + ([hall.event.owner_hash] if hall.event is not None else [])
+    if not isinstance(token, str) or not any(hmac.compare_digest(token_hash(token), h) for h in owners if h):
+        raise RequestError(403, f"only the match's organiser can {what}")
+
+
+async def team_codes(lobby: Lobby, code: str, data: Any) -> dict[str, Any]:
+    """``POST /api/matches/{code}/codes`` with ``owner_token``: the organiser reads the teams' join codes
+    (and the tables'); with ``rotate`` (0 or 1, a team) that team's code is replaced first — the old one
+    stops working at once.  Anyone else gets a 403, which says nothing of the codes."""
+    hall = match_of(lobby, code)
+    _organiser(hall, data, "read its join codes")
+    rotate = data.get("rotate")
+    if rotate is not None:
+        if isinstance(rotate, bool) or rotate not in (0, 1):
+            raise RequestError(400, "rotate must be 0 or 1 (a team), or left out")
+        if hall.over or hall.finishing:
+            raise RequestError(409, "the match is over")
+        op = hall.rotate(rotate, lobby.settings.shard.new_code(TEAM_CODE_LENGTH))
+        await lobby.writer.call(lobby.writer.store.write_batch, [op])
+    return {"code": hall.code, **_codes(hall)}
+
+
 async def close_match(lobby: Lobby, code: str, data: Any) -> dict[str, Any]:
     """``POST /api/matches/{code}/close`` with ``owner_token``: its organiser (an event's match: the event's)
     closes a match that has not ended — both tables; in an event, its fixture may be started again."""
     hall = match_of(lobby, code)
-    token = data.get("owner_token") if isinstance(data, dict) else None
-    owners = [hall.owner_hash] + ([hall.event.owner_hash] if hall.event is not None else [])
-    if not isinstance(token, str) or not any(hmac.compare_digest(token_hash(token), h) for h in owners if h):
-        raise RequestError(403, "only the match's organiser can close it")
+    _organiser(hall, data, "close it")
     if hall.over or hall.finishing:
         raise RequestError(409, "the match is over")
     lobby.close_hall(hall, "organiser", "closed by its organiser")
@@ -518,11 +579,10 @@ def match_of(lobby: Lobby, code: str) -> MatchHall:
 async def join_team(lobby: Lobby, team_code: str, data: Any, client: str = "") -> dict[str, Any]:
     """``POST /api/teams/{code}/join``: take a free seat of the team (at either table, or the ``table`` and
     ``seat`` asked for); answers the table's code, the seat and its secret token."""
-    match_code, _, number = team_code.upper().rpartition("-")
-    hall = match_of(lobby, match_code) if number in ("1", "2") else None
-    if hall is None:
-        raise RequestError(404, f"no team code {team_code!r}")
-    team = int(number) - 1
+    found = [(h, t) for h in lobby.halls.all(MatchHall) if (t := h.team_of(team_code)) is not None]
+    if not found:
+        raise RequestError(404, "no such team code")  # (nothing said of the code: it may be a guess)
+    hall, team = found[0]
     if not isinstance(data, dict):
         raise RequestError(400, "the request body is a JSON object")
     nickname = valid_nickname(data.get("nickname"))
@@ -542,5 +602,5 @@ async def join_team(lobby: Lobby, team_code: str, data: Any, client: str = "") -
     if not chosen:
         raise RequestError(409, f"no free seat of team {hall.teams[team]}" + (" there" if free else ""))
     room, seat = chosen[0]
-    out = await lobby.join(room.code, {"nickname": nickname, "seat": seat}, client)
+    out = await lobby.join(room.code, {"nickname": nickname, "seat": seat}, client, by_team=True)
     return {**out, "table": room.table_index, "team": hall.teams[team], "match": hall.code}

@@ -324,6 +324,7 @@ async def restore_halls(lobby: Lobby, stored: list[StoredTable]) -> None:
             log.exception("match %s cannot be restored", st.code)
             continue
         hall = MatchHall(st.id, st.code, st.config, lobby.writer, st.owner_hash)
+        hall.replay_codes(st)
         hall.join_tables(rooms)
         event_code = st.config.get("event")
         hall.event = events.get(event_code) if event_code else None

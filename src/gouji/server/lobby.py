@@ -303,9 +303,12 @@ class Lobby:
         if not self._seat_moves.take(client) or not self._seat_moves.take((room.code, seat)):
             raise RequestError(429, "seats are taken and left too often: wait a little")
 
-    async def join(self, code: str, data: Any, client: str = "") -> dict[str, Any]:
-        """``POST /api/tables/{code}/join``: take a seat by nickname; returns the seat and its secret token."""
+    async def join(self, code: str, data: Any, client: str = "", by_team: bool = False) -> dict[str, Any]:
+        """``POST /api/tables/{code}/join``: take a seat by nickname; returns the seat and its secret token.
+        A match's table is sat at only with a team's join code (``by_team``: :func:`.duplicate.join_team`)."""
         room = self.room(code)
+        if room.seated_by_team and not by_team:
+            raise RequestError(403, "a seat at a match's table is taken with its team's join code")
         if not isinstance(data, dict):
             raise RequestError(400, "the request body is a JSON object")
         nickname = valid_nickname(data.get("nickname"))

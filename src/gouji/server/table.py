@@ -115,6 +115,8 @@ class Room:
     expires_when_idle = True
     """Whether the lobby closes the table when it waits too long for players (a match's tables wait for
     their match)."""
+    seated_by_team = False
+    """Whether its seats are taken only with a team's join code (a match's tables), not its own code."""
 
     def __init__(
         self,
