@@ -552,15 +552,18 @@ class Store:
         RecordSummaryRow.players,
         RecordSummaryRow.totals,
         RecordSummaryRow.created_at,
+        TableRow.status,
     )
     """What a list of games shows of a record: its summary columns, never its body."""
 
     @staticmethod
-    def _summaries(rows: Sequence[Any]) -> list[dict[str, Any]]:
+    def _summaries(rows: Sequence[Any], name_open_tables: bool = True) -> list[dict[str, Any]]:
+        """``name_open_tables=False``: a table still open is not named (its code would seat a stranger who
+        found a player's games; it is named once its set is over)."""
         return [
             {
                 "id": r[0],
-                "table": r[1],
+                "table": r[1] if name_open_tables or r[7] != "open" else None,
                 "kind": r[2],
                 "deal": r[3],
                 "players": r[4],
@@ -595,4 +598,4 @@ class Store:
                 .order_by(RecordSummaryRow.record_id.desc())
                 .limit(limit)
             ).all()
-            return self._summaries(rows)
+            return self._summaries(rows, name_open_tables=False)
