@@ -228,6 +228,7 @@ def test_simulate_reports_progress() -> None:
 
 def test_serve_passes_its_timers_to_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
     import gouji.server.serve as serve_module
+    from gouji.server.settings import ServerSettings
 
     calls: list[tuple[Any, ...]] = []
     monkeypatch.setattr(serve_module, "run", lambda *a, **kw: calls.append((a, kw)))
@@ -235,27 +236,20 @@ def test_serve_passes_its_timers_to_the_server(monkeypatch: pytest.MonkeyPatch) 
     assert run("serve", "--turn-seconds", "0", "--bot-delay", "0", "--ready-seconds", "12.5").exit_code == 0
     assert calls[0] == (
         ("127.0.0.1", 8123, "sqlite:///gouji.db"),
-        {
-            "turn_seconds": 30.0,
-            "bot_delay": 0.5,
-            "ready_seconds": None,
-            "trusted_proxy": (),
-            "allowed_origin": (),
-            "writer": None,
-        },
+        {"settings": ServerSettings(), "trusted_proxy": (), "allowed_origin": (), "writer": None},
     )
     assert calls[1][1] == {
-        "turn_seconds": None,
-        "bot_delay": 0.0,
-        "ready_seconds": 12.5,
+        "settings": ServerSettings(turn_seconds=None, bot_delay=0.0, ready_seconds=12.5),
         "trusted_proxy": (),
         "allowed_origin": (),
         "writer": None,
     }
+    assert run("serve", "--auto-bot", "novice").exit_code == 0
+    assert calls[-1][1]["settings"] == ServerSettings(auto_bot="novice")
     assert run("serve", "--trusted-proxy", "10.0.0.1", "--trusted-proxy", "10.1.0.0/16").exit_code == 0
-    assert calls[2][1]["trusted_proxy"] == ("10.0.0.1", "10.1.0.0/16")
+    assert calls[-1][1]["trusted_proxy"] == ("10.0.0.1", "10.1.0.0/16")
     assert run("serve", "--writer", "thread").exit_code == 0
-    assert calls[3][1]["writer"] == "thread"
+    assert calls[-1][1]["writer"] == "thread"
     assert run("serve", "--writer", "nope").exit_code == 2
     no_address = run("serve", "--trusted-proxy", "proxy.example")
     assert no_address.exit_code == 2 and "not an IP address or network" in no_address.output

@@ -10,12 +10,8 @@ import sys
 import grimp
 import pytest
 
-KNOWN_CYCLES: list[set[str]] = [
-    # Left for their owners (issue 30): the server's halls and its connection/table pair.
-    # Remove an entry when its cycle is gone (the test then checks it).
-    {"gouji.server.connection", "gouji.server.table"},
-    {"gouji.server.duplicate", "gouji.server.events", "gouji.server.lobby"},
-]
+KNOWN_CYCLES: list[set[str]] = []
+"""Cycles left for their owners to break: none."""
 
 
 def strongly_connected(edges: dict[str, set[str]]) -> list[set[str]]:

@@ -27,7 +27,6 @@ from starlette.applications import Starlette
 from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
-import gouji.server.config
 from gouji.server import create_app
 from gouji.server.play_socket import PlaySocket
 from gouji.server.replay_api import STATIC_DIR, replay_routes
@@ -133,20 +132,36 @@ class LiveServer:
         wait_until(pred, timeout, what)
 
 
+class Seeds:
+    """The browser tests' seed source (the server's :attr:`~gouji.server.settings.ServerSettings.seeds`):
+    1, 2, … from the start of each test, or one seed always (:meth:`restart`)."""
+
+    def __init__(self) -> None:
+        self._next: Iterator[int] = itertools.count(1)
+
+    def restart(self, always: int | None = None) -> None:
+        self._next = itertools.count(1) if always is None else itertools.repeat(always)
+
+    def __call__(self) -> int:
+        return next(self._next)
+
+
+SEEDS = Seeds()
+
+
 @pytest.fixture(autouse=True)
-def seeded(monkeypatch: pytest.MonkeyPatch) -> None:
+def seeded() -> None:
     """Every table of the browser tests is dealt, and its bots draw, from a fixed seed (1, 2, … in each
     test), so a test plays the same deals in every run: a person's clicks vary with the cards, and a random
     deal may never offer what a test looks for (a hint to beat a seat's play, a setup question)."""
-    seeds = itertools.count(1)
-    monkeypatch.setattr(gouji.server.config, "new_seed", lambda: next(seeds))
+    SEEDS.restart()
 
 
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("browser-db") / "gouji.db"
     # (one client creates every table of the session, and tests leave tables in play: no per-client caps)
-    app = prepare_app(create_app(f"sqlite:///{db}", turn_seconds=None, bot_delay=0.0, limits=ROOMY))
+    app = prepare_app(create_app(f"sqlite:///{db}", turn_seconds=None, bot_delay=0.0, limits=ROOMY, seeds=SEEDS))
     live = LiveServer(app, db)
     live.start()
     try:

@@ -15,13 +15,13 @@ from gouji.server import create_app
 
 from ..helpers import wait_until
 from ..limits import ROOMY
-from .conftest import prepare_app
+from .conftest import SEEDS, prepare_app
 
 
 @pytest.fixture
 def client(tmp_path: Path) -> Iterator[TestClient]:
     app = prepare_app(
-        create_app(f"sqlite:///{tmp_path / 'g.db'}", turn_seconds=None, bot_delay=0.0, limits=ROOMY)
+        create_app(f"sqlite:///{tmp_path / 'g.db'}", turn_seconds=None, bot_delay=0.0, limits=ROOMY, seeds=SEEDS)
     )  # (roomy limits: the tests poll the games list)
     with TestClient(app) as c:
         yield c

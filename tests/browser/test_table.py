@@ -15,11 +15,10 @@ from typing import Any
 import pytest
 
 import gouji
-import gouji.server.config
 from gouji.competition import load_record
 from gouji.engine.cards import format_counts, parse_counts
 
-from .conftest import PHONE, LiveServer, shot
+from .conftest import PHONE, SEEDS, LiveServer, shot
 
 DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "screenshot.png"
 RANK_KEYS = {
@@ -415,7 +414,7 @@ def test_card_counter_shows_what_is_still_out(new_page: Any, server: LiveServer)
 
 def test_on_a_phone(browser: Any, server: LiveServer, monkeypatch: pytest.MonkeyPatch) -> None:
     # a fixed deal (seed 1): a random one once left the hint button disabled in a setup question (CI, 20:03)
-    monkeypatch.setattr(gouji.server.config, "new_seed", lambda: 1)
+    SEEDS.restart(always=1)
     ctx = browser.new_context(viewport=PHONE, locale="zh-CN", base_url=server.url, has_touch=True, is_mobile=True)
     try:
         page = ctx.new_page()

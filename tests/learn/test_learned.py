@@ -124,18 +124,14 @@ def test_auto_play_can_use_the_learned_bot() -> None:
     from click.testing import CliRunner
 
     from gouji.cli import main
-    from gouji.server import table
+    from gouji.server.settings import ServerSettings
 
-    assert table.auto_bot_name() == "heuristic"
+    assert ServerSettings().auto_bot_name() == "heuristic"
     out = CliRunner().invoke(main, ["serve", "--auto-bot", "nope"])
     assert out.exit_code == 2 and "nope" in out.output
-    saved = table.AUTO_BOT
-    try:
-        table.AUTO_BOT = "learned"
-        assert table.auto_bot_name() == "learned"
-        assert isinstance(make_bot(table.auto_bot_name()), LearnedBot)
-    finally:
-        table.AUTO_BOT = saved
+    settings = ServerSettings(auto_bot="learned")
+    assert settings.auto_bot_name() == "learned"
+    assert isinstance(make_bot(settings.auto_bot_name()), LearnedBot)
 
 
 def _burn_loving_net() -> QNet:

@@ -21,7 +21,6 @@ import sqlalchemy as sa
 from starlette.testclient import TestClient, WebSocketTestSession
 from starlette.websockets import WebSocketDisconnect
 
-import gouji.server.config
 from gouji.server import create_app
 
 from ..limits import ROOMY as ROOMY
@@ -29,14 +28,20 @@ from ..limits import ROOMY as ROOMY
 PG = os.environ.get("GOUJI_TEST_POSTGRES")
 
 
-@pytest.fixture(autouse=True)
-def seeded(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The tables of an in-process test are dealt, and their bots draw, from seeds fixed by the test's name
-    (large, like real ones, so a seed's digits do not turn up in a frame by chance): a test plays the same
-    deals on every run and database, and a deal that lacks what a test waits for fails every time, not once
-    in a while on CI.  (Tests of a server process deal at random.)"""
+def seeds_of(request: pytest.FixtureRequest) -> Callable[[], int]:
+    """The seed source (:attr:`~gouji.server.settings.ServerSettings.seeds`) of an in-process test's server:
+    its tables are dealt, and their bots draw, from seeds fixed by the test's name (large, like real ones, so
+    a seed's digits do not turn up in a frame by chance): a test plays the same deals on every run and
+    database, and a deal that lacks what a test waits for fails every time, not once in a while on CI.
+    (Tests of a server process deal at random.)"""
     rng = random.Random(f"{request.node.module.__name__}.{request.node.originalname}")
-    monkeypatch.setattr(gouji.server.config, "new_seed", lambda: rng.randrange(2**62, 2**63))
+    return lambda: rng.randrange(2**62, 2**63)
+
+
+@pytest.fixture
+def seeds(request: pytest.FixtureRequest) -> Callable[[], int]:
+    """:func:`seeds_of` this test."""
+    return seeds_of(request)
 
 
 @pytest.fixture(params=["sqlite", *(["postgres"] if PG else [])])
@@ -179,7 +184,7 @@ class Server:
 
 
 @pytest.fixture
-def make_server(db_url: str) -> Iterator[Callable[..., Any]]:
+def make_server(db_url: str, seeds: Callable[[], int]) -> Iterator[Callable[..., Any]]:
     """``with make_server(**create_app_kwargs) as server:`` — the app on this test's database."""
 
     @contextmanager
@@ -187,6 +192,7 @@ def make_server(db_url: str) -> Iterator[Callable[..., Any]]:
         kw.setdefault("turn_seconds", None)
         kw.setdefault("bot_delay", 0.0)
         kw.setdefault("limits", ROOMY)
+        kw.setdefault("seeds", seeds)
         with TestClient(create_app(db_url, **kw)) as client:
             yield Server(client)
 

@@ -9,7 +9,7 @@ from click.testing import CliRunner
 
 from gouji.bots import BOTS, LEVELS, NoviceBot, make_bot
 from gouji.cli import main
-from gouji.server import table
+from gouji.server.settings import ServerSettings
 
 from .test_duplicate import api
 from .test_events import create_event, event, matches, start
@@ -26,6 +26,8 @@ def test_the_levels_are_served_in_both_languages(make_server: Any) -> None:
         assert data["bots"] == ["novice", "heuristic", "learned", "random"]  # the levels first, then by name
         assert set(data["bots"]) == set(BOTS)
         assert data["auto"] == "heuristic"
+    with make_server(auto_bot="novice") as srv:  # (gouji serve --auto-bot novice)
+        assert api(srv, "/api/bots")["auto"] == "novice"
         assert srv.client.post("/api/bots", json={}).status_code == 405
 
 
@@ -47,10 +49,6 @@ def test_novice_sits_at_tables_matches_and_events(make_server: Any) -> None:
 
 def test_novice_plays_on_auto() -> None:
     assert CliRunner().invoke(main, ["serve", "--help"]).output.count("novice") >= 1
-    saved = table.AUTO_BOT
-    try:
-        table.AUTO_BOT = "novice"
-        assert table.auto_bot_name() == "novice"
-        assert isinstance(make_bot(table.auto_bot_name()), NoviceBot)
-    finally:
-        table.AUTO_BOT = saved
+    settings = ServerSettings(auto_bot="novice")
+    assert settings.auto_bot_name() == "novice"
+    assert isinstance(make_bot(settings.auto_bot_name()), NoviceBot)

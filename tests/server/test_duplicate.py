@@ -9,6 +9,7 @@ from typing import Any
 
 from gouji.competition.duplicate import Tournament
 from gouji.competition.loading import load_record
+from gouji.server.duplicate import MatchHall
 
 from ..helpers import wait_until
 from .conftest import Server, drive
@@ -46,7 +47,8 @@ def test_a_match_of_bots_plays_both_tables_and_stores_the_duplicate_record(make_
     with make_server() as srv:
         out = create(srv, teams=["East", "West"], deals=2, bots={"East": "random", "West": "heuristic"})
         code = out["code"]
-        assert [t["code"] for t in out["team_codes"]] == [f"{code}-1", f"{code}-2"]
+        assert [t["team"] for t in out["team_codes"]] == ["East", "West"]
+        assert all(len(t["code"]) == 10 for t in out["team_codes"])
         assert len({t["code"] for t in out["table_codes"]} | {code}) == 3
         wait_until(lambda: scorekeeper(srv, code)["status"] == "over", timeout=60)
         view = scorekeeper(srv, code)
@@ -105,17 +107,18 @@ def test_creating_and_joining_a_match_refuses_bad_requests(make_server: Any) -> 
             assert r.status_code == 400 and message in r.json()["error"], (body, r.text)
         out = create(srv, bots=BOTS)  # teams X and Y
         code = out["code"]
-        seat = team_join(srv, f"{code}-1", "ann")
+        x_code, y_code = (t["code"] for t in out["team_codes"])
+        seat = team_join(srv, x_code, "ann")
         assert (seat["table"], seat["seat"], seat["team"]) == (0, 0, "X")
         assert seat["code"] == out["table_codes"][0]["code"] and seat["token"]
         # team X's other free seat is table 2 seat 1; team Y has no free seat
-        assert "no free seat" in team_join(srv, f"{code}-2", "cy", expect=409)["error"]
-        assert "not team X" in team_join(srv, f"{code}-1", "cy", expect=409, table=1, seat=0)["error"]
-        assert "table must be" in team_join(srv, f"{code}-1", "cy", expect=400, table=2)["error"]
-        team_join(srv, f"{code}-3", "cy", expect=404)
+        assert "no free seat" in team_join(srv, y_code, "cy", expect=409)["error"]
+        assert "not team X" in team_join(srv, x_code, "cy", expect=409, table=1, seat=0)["error"]
+        assert "table must be" in team_join(srv, x_code, "cy", expect=400, table=2)["error"]
+        team_join(srv, f"{code}-1", "cy", expect=404)  # (a code derived from the match's is no team's)
         team_join(srv, "NOPE-1", "cy", expect=404)
-        assert "nickname" in team_join(srv, f"{code}-1", "", expect=400)["error"]
-        bob = team_join(srv, f"{code}-1", "bob")
+        assert "nickname" in team_join(srv, x_code, "", expect=400)["error"]
+        bob = team_join(srv, x_code, "bob")
         assert (bob["table"], bob["seat"]) == (1, 1)
         assert srv.client.get("/api/matches/NOPE").status_code == 404
 
@@ -123,8 +126,9 @@ def test_creating_and_joining_a_match_refuses_bad_requests(make_server: Any) -> 
 def people(srv: Server) -> tuple[dict[str, Any], dict[str, Any], dict[str, Any], Any, Any]:
     """A match of two deals with ann and bob seated; also its two tables (rooms)."""
     out = create(srv, teams=["East", "West"], deals=2, bots=BOTS)
-    ann = team_join(srv, f"{out['code']}-1", "ann", table=0, seat=0)
-    bob = team_join(srv, f"{out['code']}-1", "bob", table=1, seat=1)
+    east = out["team_codes"][0]["code"]
+    ann = team_join(srv, east, "ann", table=0, seat=0)
+    bob = team_join(srv, east, "bob", table=1, seat=1)
     return out, ann, bob, srv.lobby().rooms[ann["code"]], srv.lobby().rooms[bob["code"]]
 
 
@@ -215,7 +219,7 @@ def test_a_restart_mid_match_resumes_both_tables(make_server: Any) -> None:
         hand = room2.match.current.hand(1)
     with make_server() as srv2:
         lobby = srv2.lobby()
-        hall = lobby.matches[out["code"]]
+        hall = lobby.halls.get(out["code"], MatchHall)
         r1, r2 = lobby.rooms[t1], lobby.rooms[t2]
         assert hall.tables == [r1, r2] and (r1.state, r2.state) == states
         assert r2.match.current.events == events2 and r2.match.current.hand(1) == hand

@@ -9,6 +9,7 @@ from typing import Any
 from gouji.competition.duplicate import Tournament
 from gouji.competition.loading import load_record
 from gouji.competition.round_robin import Fixture, MatchResult, standings
+from gouji.server.duplicate import MatchHall
 
 from ..helpers import wait_until
 from .conftest import Server
@@ -103,7 +104,7 @@ def test_a_match_of_people_enters_the_standings_and_the_event_survives_a_restart
     with make_server() as srv2:  # a restart while the match waits for its people
         view = event(srv2, code)
         assert next(m for m in matches(view) if m["key"] == ours["key"])["match"] == opened["code"]
-        hall = srv2.lobby().matches[opened["code"]]
+        hall = srv2.lobby().halls.get(opened["code"], MatchHall)
         with contextlib.ExitStack() as stack:
             for s in seats:  # everyone of the team turns on auto-play (托管)
                 p = stack.enter_context(srv2.connect(s["code"], s["token"]))

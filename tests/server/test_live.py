@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -20,9 +20,10 @@ from ..browser.conftest import LiveServer
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[LiveServer]:
+def live(tmp_path: Path, seeds: Callable[[], int]) -> Iterator[LiveServer]:
     app = create_app(
         f"sqlite:///{tmp_path / 'live.db'}",
+        seeds=seeds,
         turn_seconds=None,
         bot_delay=0.0,
         limits=Limits(queue=8, create_burst=1000, waiting_per_client=1000, tables_per_client=1000, seat_burst=1000),

@@ -11,7 +11,7 @@ import json
 import socket
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -33,8 +33,9 @@ BOTS5 = [None, "random", "random", "random", "random", "random"]
 class Live:
     """The app served by Uvicorn on :class:`PlaySocket`, in a thread of the test process."""
 
-    def __init__(self, database: Path, limits: Limits) -> None:
-        app = self.app = create_app(f"sqlite:///{database}", turn_seconds=None, bot_delay=0.0, limits=limits)
+    def __init__(self, database: Path, limits: Limits, seeds: Callable[[], int]) -> None:
+        app = create_app(f"sqlite:///{database}", turn_seconds=None, bot_delay=0.0, limits=limits, seeds=seeds)
+        self.app = app
         self.sock = socket.socket()
         self.sock.bind(("127.0.0.1", 0))
         self.port = self.sock.getsockname()[1]
@@ -91,11 +92,11 @@ def _until(ws: ClientConnection, kind: str, timeout: float = 10.0) -> dict[str, 
 
 
 @pytest.fixture
-def live(tmp_path: Path) -> Iterator[Any]:
+def live(tmp_path: Path, seeds: Callable[[], int]) -> Iterator[Any]:
     servers: list[Live] = []
 
     def make(limits: Limits = ROOMY) -> Live:
-        servers.append(Live(tmp_path / f"g{len(servers)}.db", limits))
+        servers.append(Live(tmp_path / f"g{len(servers)}.db", limits, seeds))
         return servers[-1]
 
     yield make

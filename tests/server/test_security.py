@@ -386,6 +386,62 @@ def test_guessing_codes_is_throttled_per_client(tmp_path: Path) -> None:
         assert later[0] == 404 and later[-1] == 429, later
 
 
+# ------------------------------------------------------------------------------------------ private seats
+
+
+def test_a_stranger_with_a_matchs_code_can_neither_read_nor_guess_a_team_code(tmp_path: Path) -> None:
+    """Issue 31: a team's join code is a random secret, in no public view; only the organiser's token reads
+    it and replaces it (the old one then takes no seat); the match's tables take no one by their own codes;
+    guessing is a 404 that says nothing, throttled per client."""
+    with serving(tmp_path, "--miss-burst", "8", "--miss-rate", "0.1") as server:
+        people = [[None, "random", None, "random", None, "random"], [None, "random", None, "random", None, "random"]]
+        made = server.post("/api/matches", {"teams": ["East", "West"], "deals": 1, "bots": people})
+        assert made.status_code == 201, made.text
+        out = made.json()
+        code, owner = out["code"], out["owner_token"]
+        secrets_ = [t["code"] for t in out["team_codes"]]
+        assert len(set(secrets_)) == 2 and all(len(c) == 10 and code not in c for c in secrets_)
+        stranger = "198.51.100.20"
+        public = [
+            server.get(f"/api/matches/{code}", client=stranger).text,
+            *(server.get(f"/api/tables/{t['code']}", client=stranger).text for t in out["table_codes"]),
+        ]
+        for text in public:
+            assert not any(c in text for c in secrets_), "a public view holds a team's join code"
+        # the codes a stranger might derive, and the match's tables' own codes, take no seat
+        for guess in (f"{code}-1", f"{code}-2", code):
+            r = server.post(f"/api/teams/{guess}/join", {"nickname": "eve"}, client=stranger)
+            assert r.status_code == 404 and r.json()["error"] == "no such team code", r.text
+        for t in out["table_codes"]:
+            r = server.post(f"/api/tables/{t['code']}/join", {"nickname": "eve", "seat": 0}, client=stranger)
+            assert r.status_code == 403 and "team's join code" in r.json()["error"], r.text
+        # reading the codes takes the organiser's token
+        for body, status in (({}, 400), ({"owner_token": "nope"}, 403)):
+            r = server.post(f"/api/matches/{code}/codes", body, client=stranger)
+            assert r.status_code == status and not any(c in r.text for c in secrets_), r.text
+        got = server.post(f"/api/matches/{code}/codes", {"owner_token": owner}).json()
+        assert [t["code"] for t in got["team_codes"]] == secrets_
+        # the organiser replaces East's code: the old one stops working, the new one seats
+        rotated = server.post(f"/api/matches/{code}/codes", {"owner_token": owner, "rotate": 0}).json()
+        new = rotated["team_codes"][0]["code"]
+        assert new != secrets_[0] and rotated["team_codes"][1]["code"] == secrets_[1]
+        assert server.post(f"/api/teams/{secrets_[0]}/join", {"nickname": "ann"}).status_code == 404
+        seated = server.post(f"/api/teams/{new.lower()}/join", {"nickname": "ann"})
+        assert seated.status_code == 200 and seated.json()["team"] == "East", seated.text
+        assert server.post(f"/api/teams/{secrets_[1]}/join", {"nickname": "bob"}).json()["team"] == "West"
+        # the rotated code survives a restart
+        server.restart()
+        again = server.post(f"/api/matches/{code}/codes", {"owner_token": owner}).json()
+        assert [t["code"] for t in again["team_codes"]] == [new, secrets_[1]]
+        assert server.post(f"/api/teams/{new}/join", {"nickname": "cy"}).json()["team"] == "East"
+        # guessing: 404s that say nothing, then 429 for that client alone
+        statuses = [
+            server.post(f"/api/teams/{code}{n:04d}/join", {"nickname": "eve"}, client=stranger).status_code
+            for n in range(12)
+        ]
+        assert 429 in statuses and set(statuses) <= {404, 429}, statuses
+
+
 # ------------------------------------------------------------------------------------------ 3: reads
 
 

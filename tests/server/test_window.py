@@ -21,6 +21,7 @@ from gouji.bots.heuristic import HeuristicBot
 from gouji.server import protocol as P
 from gouji.server.config import TableConfig
 from gouji.server.connection import Connection
+from gouji.server.settings import ServerSettings
 from gouji.server.table import PASS_PACE, Room, token_hash
 
 T = TypeVar("T")
@@ -47,7 +48,8 @@ def _run(coro: Coroutine[Any, Any, T]) -> T:
 
 def _room(preset: str, seed: int, bots: tuple[str | None, ...], bot_delay: float = 0.0) -> Room:
     rules = gouji.RuleSet.preset(preset).to_dict()
-    return Room(1, "WINDOW", TableConfig(preset, rules, seed, 1, None, bot_delay, bots), "x" * 64)
+    config = TableConfig(preset, rules, seed, 1, None, bot_delay, bots)
+    return Room(1, "WINDOW", config, "x" * 64, settings=ServerSettings(seeds=lambda: seed))
 
 
 def _latest(conn: Connection) -> dict[str, Any] | None:

@@ -52,17 +52,19 @@ from websockets.protocol import State as WSState
 from . import protocol as P
 from . import schemas as S
 from .bots_api import bot_routes
-from .config import check_table_defaults
 from .connection import Connection, SendText, WriteNow, token_hash
 from .durability import StoreWriter, Writer
 from .errors import RequestError
+from .events import restore_halls
 from .guard import Guard, SocketCount, client_of, deny_upgrade
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
 from .phrases import say
 from .play_socket import PlaySocket
 from .replay_api import STATIC_DIR, replay_routes
+from .settings import ServerSettings
 from .storage import open_store
+from .table import Room
 from .table_replay import table_replay_routes
 from .tournament_api import tournament_routes
 from .writer_process import ProcessWriter, WriterDied
@@ -75,16 +77,14 @@ WRITERS = ("thread", "process")
 
 def create_app(
     database_url: str = "sqlite:///gouji.db",
+    settings: ServerSettings | None = None,
     *,
-    turn_seconds: float | None = 30.0,
-    bot_delay: float = 0.5,
-    limits: Limits | None = None,
-    max_tables: int = 2000,
-    ready_seconds: float | None = None,
     writer: str = "thread",
     allowed_origins: Sequence[str] = (),
+    **overrides: Any,
 ) -> Starlette:
-    """The server's ASGI app on ``database_url`` (SQLite or ``postgresql+psycopg://…``).
+    """The server's ASGI app on ``database_url`` (SQLite or ``postgresql+psycopg://…``), with ``settings``
+    (:class:`~.settings.ServerSettings`; ``overrides`` replace some of its fields: ``turn_seconds=None``).
 
     ``writer``: where the database's transactions run — ``"thread"``, a thread of this process
     (:class:`~gouji.server.durability.Writer`), or ``"process"``, a process of their own
@@ -93,11 +93,9 @@ def create_app(
     ``allowed_origins``: origins besides the server's own (its ``Host``) whose pages may send it requests
     that change something and open its WebSockets (:mod:`.guard`).
 
-    ``turn_seconds``, ``bot_delay`` and ``ready_seconds`` (how long the pause between two deals of a set waits
-    for the players; None: each table's turn time) are the defaults of tables created without them.
     """
-    lim = limits or Limits()
-    check_table_defaults(turn_seconds, bot_delay, ready_seconds)  # (else every table left to them is refused)
+    settings = (settings or ServerSettings()).replace(**overrides)  # (checked: SettingError)
+    lim = settings.limits
     if writer not in WRITERS:
         raise ValueError(f"writer must be one of {', '.join(WRITERS)}, not {writer!r}")
     writer_kind = writer
@@ -111,15 +109,8 @@ def create_app(
         except BaseException:
             store.close()
             raise
-        lobby = Lobby(
-            writer,
-            default_turn=turn_seconds,
-            default_bot_delay=bot_delay,
-            max_tables=max_tables,
-            default_ready=ready_seconds,
-            limits=lim,
-        )
-        restored = await lobby.restore()
+        lobby = Lobby(writer, settings)
+        restored = await lobby.restore(restore_halls)
         if restored:
             log.info("restored %d open tables", restored)
         lobby.start()
@@ -158,6 +149,7 @@ def create_app(
     ]
     app = _App(routes=routes, lifespan=lifespan)
     app.state.limits = lim
+    app.state.settings = settings
     app.state.guard = Guard(lim, allowed_origins)
     app.state.sockets = SocketCount()
     return app
@@ -460,8 +452,8 @@ async def _play_socket(
         pass
     finally:
         play.end_direct()
-        if conn.room is not None:
-            conn.room.detach(conn)
+        if play.room is not None:
+            play.room.detach(conn)
         conn.end()  # after the frames it was sent (a last error), once their change is stored
         try:
             await asyncio.wait_for(sender, 5)
@@ -487,6 +479,8 @@ class _Play:
         self.bad = TokenBucket(lim.bad_rate, lim.bad_burst)
         self.stopped = False
         """The direct way ended the connection: the task stops at its next message."""
+        self.room: Room | None = None
+        """The table the connection said hello to."""
 
     def parse(self, raw: str | bytes) -> P.ClientMessage:
         if not self.rate.take():
@@ -494,14 +488,14 @@ class _Play:
         return P.parse_client(raw)
 
     def handle(self, msg: P.ClientMessage) -> None:
-        _handle(self.lobby, self.code, self.conn, msg)
+        self.room = _handle(self.lobby, self.code, self.conn, msg, self.room)
         if msg.type == "act":
             self.rate.refund()  # accepted actions are bounded by the game itself
 
     def refused(self, e: P.ProtocolError) -> bool:
         """Answer a refused message; False once the connection has sent too many (it is being closed)."""
         conn = self.conn
-        state = conn.room.state if conn.room is not None else None
+        state = self.room.state if self.room is not None else None
         conn.send(P.error_frame(e.code, e.message, state, e.ref))
         if self.bad.take():
             return True
@@ -557,7 +551,8 @@ async def _no_room(lobby: Lobby, code: str, ref: str | None) -> P.ProtocolError:
     return P.ProtocolError(P.NO_TABLE, f"no open table {code[:MAX_CODE_CHARS]!r}", ref)
 
 
-def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage) -> None:
+def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage, room: Room | None) -> Room:
+    """Handle one message of a connection to ``room`` (None before its hello); the connection's table."""
     if msg.type == "hello":
         if conn.ready:
             raise P.ProtocolError(P.HELLO_FIRST, "hello was already accepted on this connection", msg.id)
@@ -570,8 +565,7 @@ def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage) -> 
             if seat is None:
                 raise P.ProtocolError(P.UNAUTHORIZED, "this token holds no seat at this table", msg.id)
         room.attach(conn, seat, token_hash(msg.token) if seat is not None and msg.token else None)
-        return
-    room = conn.room
+        return room
     if room is None:
         raise P.ProtocolError(P.HELLO_FIRST, "say hello first", msg.id)
     if msg.type == "ping":
@@ -588,3 +582,4 @@ def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage) -> 
         room.mark_ready(conn, msg)
     elif msg.type == "say":
         say(room, conn, msg)
+    return room

@@ -10,7 +10,6 @@ from starlette.responses import JSONResponse
 from starlette.routing import Route
 
 from ..bots import BOTS, LEVELS, levels
-from .table import auto_bot_name
 
 
 def offered_bots() -> list[str]:
@@ -20,7 +19,7 @@ def offered_bots() -> list[str]:
 
 
 async def _bots(request: Request) -> JSONResponse:
-    body = {"bots": offered_bots(), "levels": levels(), "auto": auto_bot_name()}
+    body = {"bots": offered_bots(), "levels": levels(), "auto": request.app.state.settings.auto_bot_name()}
     return JSONResponse(body, headers={"cache-control": "max-age=60"})
 
 

@@ -8,12 +8,9 @@ import asyncio
 import hashlib
 import logging
 from collections.abc import Callable, Coroutine, Generator
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from . import protocol as P
-
-if TYPE_CHECKING:
-    from .table import Room
 
 log = logging.getLogger("gouji.server")
 
@@ -29,6 +26,13 @@ def token_hash(token: str) -> str:
 
 WriteNow = Callable[[str], bool]
 """Writes one text frame at once if the socket takes it, else says no (the server's direct way out)."""
+
+
+class Outbox(Protocol):
+    """Where a connection's frames go once it said hello: its table (:meth:`.table.Room.deliver`), which
+    holds them until the change they show is stored."""
+
+    def deliver(self, conn: Connection, text: str | None) -> None: ...
 
 
 class Connection:
@@ -48,7 +52,8 @@ class Connection:
     def __init__(self, limit: int = 512, send: SendText | None = None, write_now: WriteNow | None = None) -> None:
         self.seat: int | None = None
         self.token_hash: str | None = None
-        self.room: Room | None = None
+        self.room: Outbox | None = None
+        """The table the connection said hello to (its frames go through it), or None."""
         self.queue: asyncio.Queue[str | _RestOfWrite | None] = asyncio.Queue(maxsize=limit)
         self.dropped = False
         self.ended = False

@@ -29,10 +29,9 @@ from __future__ import annotations
 import dataclasses
 import hmac
 import logging
-import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from ..competition.duplicate import Tournament, TournamentTable
 from ..competition.round_robin import check_teams
@@ -46,23 +45,37 @@ from .config import TableConfig, parse_table_request, valid_nickname
 from .connection import Connection, token_hash
 from .durability import StoreWriter
 from .errors import RequestError
-from .storage import Op, RecordBody, RecordOp, StatusOp, StoredTable
+from .halls import MATCH_KIND, Halls
+from .lobby import Lobby
+from .shards import Shard
+from .storage import EventOp, Op, RecordBody, RecordOp, StatusOp, StoredTable
 from .table import Room, new_token
-
-if TYPE_CHECKING:
-    from .events import EventHall
-    from .lobby import Lobby
 
 log = logging.getLogger("gouji.server")
 
-MATCH_KIND = "match"
-EVENT_KIND = "event"
 MAX_MATCH_DEALS = S.MAX_MATCH_DEALS
 
 
-def is_hall_or_match_table(config: dict[str, Any]) -> bool:
-    """Whether a stored row is a match, an event or a table of a match (restored by :func:`restore_halls`)."""
-    return config.get("kind") in (MATCH_KIND, EVENT_KIND) or "duplicate" in config
+class MatchesEvent(Protocol):
+    """The event a match is played in, as the match sees it (:class:`.events.EventHall`)."""
+
+    @property
+    def code(self) -> str: ...
+
+    @property
+    def owner_hash(self) -> str: ...
+
+    def open_tables(self, halls: Halls) -> int:
+        """The tables of its matches in memory and not yet over."""
+        ...
+
+    def match_over(self, key: str, match: Tournament) -> list[Op]:
+        """The writes of a match's result in the event (none if it has one)."""
+        ...
+
+    def match_closed(self, key: str, code: str) -> list[Op]:
+        """The writes that free a fixture whose match was closed before it ended."""
+        ...
 
 
 def team_at(table: int, seat: int) -> int:
@@ -97,6 +110,7 @@ class DuplicateRoom(Room):
 
     hall: MatchHall | None = None
     expires_when_idle = False
+    seated_by_team = True
 
     @property
     def table_index(self) -> int:
@@ -170,8 +184,16 @@ class DuplicateRoom(Room):
         super().attach(conn, seat, token_h)
 
 
+TEAM_CODE_LENGTH = 10
+"""A team's join code: 10 characters of 31, about 49 bits (its first names the match's shard)."""
+
+
 class MatchHall:
-    """A duplicate match between two teams at two tables, and its scorekeeper's view (记分员)."""
+    """A duplicate match between two teams at two tables, and its scorekeeper's view (记分员).
+
+    Each team's seats are taken with the team's join code: a random secret (not derived from the match's
+    public code), stored with the match, given to its organiser only (at creation and by
+    :func:`team_codes`), which the organiser may replace (:meth:`rotate`; the old one stops working)."""
 
     def __init__(self, row_id: int, code: str, info: dict[str, Any], writer: StoreWriter, owner_hash: str = "") -> None:
         self.id = row_id
@@ -179,13 +201,21 @@ class MatchHall:
         self.owner_hash = owner_hash
         """The hash of its organiser's token (an event's match: the event's organiser closes it)."""
         self.info = info
+        codes = info.get("team_codes")
+        self.codes: list[str] = (
+            [str(c) for c in codes]
+            if isinstance(codes, list) and len(codes) == 2
+            else [Shard().new_code(TEAM_CODE_LENGTH) for _ in range(2)]  # a match stored before codes were
+        )
+        self.state = 0
+        """The number of the hall's last change stored as an event of its row (a rotated code)."""
         self.teams: tuple[str, str] = (info["teams"][0], info["teams"][1])
         self.writer = writer
         self.tables: list[DuplicateRoom] = []
         self.over = False
         """Whether the end of the match is stored (and may be shown)."""
         self.finishing = False
-        self.event: EventHall | None = None
+        self.event: MatchesEvent | None = None
         self.on_finished: Callable[[MatchHall], None] | None = None
         """Called once the end of the match is stored and sent (the lobby lets its tables go later)."""
 
@@ -200,8 +230,27 @@ class MatchHall:
             room.hall = self
 
     def team_codes(self) -> list[str]:
-        """A join code per team: the match's code and the team's number."""
-        return [f"{self.code}-1", f"{self.code}-2"]
+        """The join code of each team (secret: its organiser's to hand out)."""
+        return list(self.codes)
+
+    def team_of(self, code: str) -> int | None:
+        """The team (0 or 1) whose join code ``code`` is (any case), else None; compared in constant time."""
+        given = code.upper().encode()
+        hits = [hmac.compare_digest(given, c.encode()) for c in self.codes]
+        return hits.index(True) if any(hits) else None
+
+    def rotate(self, team: int, new: str) -> EventOp:
+        """Team ``team`` gets the join code ``new``; the old one stops working.  Returns the write."""
+        self.codes[team] = new
+        self.state += 1
+        return EventOp(self.id, self.state, "team_code", team, {"code": new})
+
+    def replay_codes(self, stored: StoredTable) -> None:
+        """The codes as the stored changes of the hall's row left them (after a restart)."""
+        for ev in stored.events:
+            if ev["kind"] == "team_code":
+                self.codes[int(ev["seat"])] = str(ev["data"]["code"])
+            self.state = max(self.state, int(ev["state"]))
 
     def seat_teams(self, table: int) -> list[str]:
         return [self.teams[team_at(table, s)] for s in range(SEATS)]
@@ -279,6 +328,14 @@ class MatchHall:
         ops.append(StatusOp(self.id, "over"))
         return ops
 
+    def close_ops(self) -> list[Op]:
+        """The writes that close the match before it ended: its status; in its event, its fixture may be
+        started again."""
+        ops: list[Op] = [StatusOp(self.id, "closed")]
+        if self.event is not None and self.fixture is not None:
+            ops += self.event.match_closed(self.fixture, self.code)
+        return ops
+
     def finish_after_restart(self) -> None:
         """The server stopped after both tables' last moves but before the match's end was stored."""
         if not self.finishing:
@@ -304,7 +361,7 @@ class MatchHall:
         return {
             "code": self.code,
             "kind": MATCH_KIND,
-            "team_codes": self.team_codes(),
+            "teams": list(self.teams),
             "preset": self.info.get("preset"),
             "status": "over" if self.over else "playing",
             "event": self.info.get("event"),
@@ -335,7 +392,7 @@ def scoresheet(t: Tournament, over: bool) -> dict[str, Any]:
 async def match_view(lobby: Lobby, code: str, client: str | None = None) -> dict[str, Any]:
     """``GET /api/matches/{code}``: a match in memory, or a finished one from its stored record (a read of
     ``client``'s, :mod:`.reads`)."""
-    hall = lobby.matches.get(code.upper())
+    hall = lobby.halls.get(code, MatchHall)
     if hall is not None:
         return hall.public()
     store = lobby.writer.store
@@ -376,33 +433,39 @@ def _seat_bots(req: S.CreateMatch, teams: list[str]) -> list[list[str | None]]:
 
 
 def parse_match_request(
-    data: Any, default_turn: float | None, default_bot_delay: float, default_ready: float | None
+    data: Any,
+    default_turn: float | None,
+    default_bot_delay: float,
+    default_ready: float | None,
+    seeds: Callable[[], int] | None = None,
 ) -> tuple[list[str], list[TableConfig]]:
     """Validate ``POST /api/matches`` (:class:`.schemas.CreateMatch`): the two teams and the configuration of
-    each table (one seed)."""
+    each table (one seed: the first table's, of ``seeds`` when given)."""
     req = S.body(S.CreateMatch, data)
     teams = check_teams(req.teams)  # (checked by the schema: their names trimmed)
     base = {k: v for k, v in data.items() if k in S.TableSettings.__struct_fields__}
     configs = []
     for bots in _seat_bots(req, teams):
         request = {**base, "preset": req.preset, "set_length": req.deals, "bots": bots}
-        configs.append(parse_table_request(request, default_turn, default_bot_delay, default_ready))
+        config = parse_table_request(request, default_turn, default_bot_delay, default_ready)
+        configs.append(config if seeds is None else dataclasses.replace(config, seed=seeds()))
     seed = configs[0].seed  # both tables deal the same cards
     return teams, [dataclasses.replace(c, seed=seed) for c in configs]
 
 
 async def create_match(
-    lobby: Lobby, data: Any, event: EventHall | None = None, fixture: str | None = None, client: str = ""
+    lobby: Lobby, data: Any, event: MatchesEvent | None = None, fixture: str | None = None, client: str = ""
 ) -> tuple[MatchHall, dict[str, Any]]:
     """``POST /api/matches``: a new match with its two tables; answers its code, the organiser's secret
     token, a join code per team and per table.  ``client`` (the address asking — for an event's match, its
     organiser's) is limited as for tables (:meth:`.lobby.Lobby.admit`: its two tables count toward the
     client's caps, and the event's)."""
-    teams, configs = parse_match_request(data, lobby.default_turn, lobby.default_bot_delay, lobby.default_ready)
-    key = lobby.admit(client, 2, event)
+    st = lobby.settings
+    teams, configs = parse_match_request(data, st.turn_seconds, st.bot_delay, st.ready_seconds, st.seeds)
+    key = lobby.admit(client, 2, None if event is None else (event.code, event.open_tables(lobby.halls)))
     codes: list[str] = []
     while len(codes) < 3:
-        code = await lobby._new_code()
+        code = await lobby.new_code()
         if code not in codes:
             codes.append(code)
     code, table_codes = codes[0], codes[1:]
@@ -410,6 +473,7 @@ async def create_match(
     info = {
         "kind": MATCH_KIND,
         "teams": teams,
+        "team_codes": [st.shard.new_code(TEAM_CODE_LENGTH) for _ in range(2)],
         "tables": table_codes,
         "deals": configs[0].set_length,
         "preset": configs[0].preset,
@@ -425,14 +489,13 @@ async def create_match(
         config = dataclasses.replace(config, table=t, match=code)
         nobody = token_hash(new_token())  # a table of a match is not closed on its own
         table_id = await lobby.writer.call(store.create_table, tcode, config.to_dict(), nobody, key)
-        rooms.append(DuplicateRoom(table_id, tcode, config, nobody, lobby.writer, lobby.limits))
+        rooms.append(DuplicateRoom(table_id, tcode, config, nobody, lobby.writer, st))
     hall.join_tables(rooms)
     hall.event = event
-    hall.on_finished = lobby.match_finished
-    lobby.matches[code] = hall
+    hall.on_finished = lobby.hall_finished
+    lobby.halls.add(hall)
     for room in rooms:
-        lobby.rooms[room.code] = room
-        lobby.created(room.code, key)
+        lobby.keep(room, key, let_go_when_over=False)
     for room in rooms:
         if not any(s.bot is None for s in room.seats):
             room.commit("start")
@@ -447,23 +510,46 @@ def _codes(hall: MatchHall) -> dict[str, Any]:
     }
 
 
+def _organiser(hall: MatchHall, data: Any, what: str) -> None:
+    """A 403 unless ``data`` carries the ``owner_token`` of the match's organiser (an event's match: the
+    event's organiser's too)."""
+    token = data.get("owner_token") if isinstance(data, dict) else None
+    owners = [hall.owner_hash] + ([hall.event.owner_hash] if hall.event is not None else [])
+    if not isinstance(token, str) or not any(hmac.compare_digest(token_hash(token), h) for h in owners if h):
+        raise RequestError(403, f"only the match's organiser can {what}")
+
+
+async def team_codes(lobby: Lobby, code: str, data: Any) -> dict[str, Any]:
+    """``POST /api/matches/{code}/codes`` with ``owner_token``: the organiser reads the teams' join codes
+    (and the tables'); with ``rotate`` (0 or 1, a team) that team's code is replaced first — the old one
+    stops working at once.  Anyone else gets a 403, which says nothing of the codes."""
+    hall = match_of(lobby, code)
+    _organiser(hall, data, "read its join codes")
+    rotate = data.get("rotate")
+    if rotate is not None:
+        if isinstance(rotate, bool) or rotate not in (0, 1):
+            raise RequestError(400, "rotate must be 0 or 1 (a team), or left out")
+        if hall.over or hall.finishing:
+            raise RequestError(409, "the match is over")
+        op = hall.rotate(rotate, lobby.settings.shard.new_code(TEAM_CODE_LENGTH))
+        await lobby.writer.call(lobby.writer.store.write_batch, [op])
+    return {"code": hall.code, **_codes(hall)}
+
+
 async def close_match(lobby: Lobby, code: str, data: Any) -> dict[str, Any]:
     """``POST /api/matches/{code}/close`` with ``owner_token``: its organiser (an event's match: the event's)
     closes a match that has not ended — both tables; in an event, its fixture may be started again."""
     hall = match_of(lobby, code)
-    token = data.get("owner_token") if isinstance(data, dict) else None
-    owners = [hall.owner_hash] + ([hall.event.owner_hash] if hall.event is not None else [])
-    if not isinstance(token, str) or not any(hmac.compare_digest(token_hash(token), h) for h in owners if h):
-        raise RequestError(403, "only the match's organiser can close it")
+    _organiser(hall, data, "close it")
     if hall.over or hall.finishing:
         raise RequestError(409, "the match is over")
-    lobby.close_match(hall, "organiser", "closed by its organiser")
+    lobby.close_hall(hall, "organiser", "closed by its organiser")
     await lobby.writer.drain()
     return {"code": hall.code, "closed": True}
 
 
 def match_of(lobby: Lobby, code: str) -> MatchHall:
-    hall: MatchHall | None = lobby.matches.get(code.upper())
+    hall = lobby.halls.get(code, MatchHall)
     if hall is None:
         raise RequestError(404, f"no match {code!r}")
     return hall
@@ -472,11 +558,10 @@ def match_of(lobby: Lobby, code: str) -> MatchHall:
 async def join_team(lobby: Lobby, team_code: str, data: Any, client: str = "") -> dict[str, Any]:
     """``POST /api/teams/{code}/join``: take a free seat of the team (at either table, or the ``table`` and
     ``seat`` asked for); answers the table's code, the seat and its secret token."""
-    match_code, _, number = team_code.upper().rpartition("-")
-    hall = match_of(lobby, match_code) if number in ("1", "2") else None
-    if hall is None:
-        raise RequestError(404, f"no team code {team_code!r}")
-    team = int(number) - 1
+    found = [(h, t) for h in lobby.halls.all(MatchHall) if (t := h.team_of(team_code)) is not None]
+    if not found:
+        raise RequestError(404, "no such team code")  # (nothing said of the code: it may be a guess)
+    hall, team = found[0]
     if not isinstance(data, dict):
         raise RequestError(400, "the request body is a JSON object")
     nickname = valid_nickname(data.get("nickname"))
@@ -496,52 +581,5 @@ async def join_team(lobby: Lobby, team_code: str, data: Any, client: str = "") -
     if not chosen:
         raise RequestError(409, f"no free seat of team {hall.teams[team]}" + (" there" if free else ""))
     room, seat = chosen[0]
-    out = await lobby.join(room.code, {"nickname": nickname, "seat": seat}, client)
+    out = await lobby.join(room.code, {"nickname": nickname, "seat": seat}, client, by_team=True)
     return {**out, "table": room.table_index, "team": hall.teams[team], "match": hall.code}
-
-
-# ------------------------------------------------------------------------------------------ after a restart
-
-
-async def restore_halls(lobby: Lobby, stored: list[StoredTable]) -> None:
-    """Restore the events and matches among ``stored`` (open rows), each match with both its tables (a table
-    that finished already is read from the store too), and join them again."""
-    from .events import EventHall
-
-    by_code = {st.code: st for st in stored}
-    events: dict[str, EventHall] = {}
-    for st in stored:
-        if st.config.get("kind") == EVENT_KIND:
-            try:
-                events[st.code] = EventHall.replay(st, lobby.writer)
-            except (KeyError, TypeError, ValueError):
-                log.exception("event %s cannot be restored", st.code)
-    lobby.events.update(events)
-    for st in stored:
-        if st.config.get("kind") != MATCH_KIND:
-            continue
-        try:
-            rooms = []
-            for tcode in st.config["tables"]:
-                tst = by_code.get(tcode) or await lobby.writer.call(lobby.writer.store.stored_table, tcode)
-                if tst is None:
-                    raise ValueError(f"table {tcode} of match {st.code} is not stored")
-                room = DuplicateRoom.replay(tst, lobby.writer, lobby.limits)
-                assert isinstance(room, DuplicateRoom)
-                lobby.restored(room, tst, time.monotonic())
-                rooms.append(room)
-        except (ValueError, KeyError, TypeError):
-            log.exception("match %s cannot be restored", st.code)
-            continue
-        hall = MatchHall(st.id, st.code, st.config, lobby.writer, st.owner_hash)
-        hall.join_tables(rooms)
-        event_code = st.config.get("event")
-        hall.event = events.get(event_code) if event_code else None
-        lobby.matches[hall.code] = hall
-        for room in rooms:
-            lobby.rooms[room.code] = room
-        for room in rooms:
-            room.start_timers()
-        hall.on_finished = lobby.match_finished
-        if all(r.match.is_over for r in rooms):
-            hall.finish_after_restart()

@@ -15,9 +15,11 @@ from __future__ import annotations
 
 import asyncio
 import hmac
+import logging
 import random
-import secrets
-from typing import TYPE_CHECKING, Any
+import time
+from collections.abc import Sequence
+from typing import Any
 
 from ..bots import make_bot
 from ..competition.duplicate import Tournament
@@ -26,15 +28,16 @@ from ..engine.rules import RuleSet
 from . import schemas as S
 from .config import parse_table_request
 from .connection import token_hash
+from .duplicate import DuplicateRoom, MatchHall, create_match
 from .durability import StoreWriter
 from .errors import RequestError
+from .halls import EVENT_KIND, MATCH_KIND, Halls
+from .lobby import Lobby
 from .storage import EventOp, Op, RecordOp, StatusOp, StoredTable
-from .table import new_token
+from .table import Room, new_token
 
-if TYPE_CHECKING:
-    from .lobby import Lobby
+log = logging.getLogger("gouji.server")
 
-EVENT_KIND = "event"
 TABLE_FIELDS = ("preset", "options", "turn_seconds", "ready_seconds", "bot_delay", "card_counter")
 
 
@@ -91,12 +94,21 @@ class EventHall:
             return []
         return [self.change("cancel", {"fixture": key, "match": code})]
 
-    def open_tables(self, lobby: Lobby) -> int:
+    @property
+    def tables(self) -> Sequence[Room]:
+        """None of its own (:class:`.halls.Hall`): its matches' tables are theirs."""
+        return ()
+
+    def close_ops(self) -> list[Op]:
+        """The write that closes the event (its matches are closed each on its own)."""
+        return [StatusOp(self.id, "closed")]
+
+    def open_tables(self, halls: Halls) -> int:
         """The tables of the event's matches in memory and not yet over."""
         return sum(
             1
             for code in self.matches.values()
-            if (hall := lobby.matches.get(code)) is not None
+            if (hall := halls.get(code, MatchHall)) is not None
             for room in hall.tables
             if room.status in ("waiting", "playing")
         )
@@ -133,8 +145,6 @@ class EventHall:
             if self.bots.get(fixture.x) and self.bots.get(fixture.y):
                 lobby.admit(client, 0)
                 return await self._play_bots(lobby, fixture)
-            from .duplicate import create_match
-
             request = {k: self.info["table"][k] for k in TABLE_FIELDS if k in self.info["table"]}
             request |= {"teams": [fixture.x, fixture.y], "deals": self.event.deals}
             request["bots"] = {t: b for t in (fixture.x, fixture.y) if (b := self.bots.get(t))}
@@ -149,22 +159,21 @@ class EventHall:
         self.check_owner(data, "close it")
         async with self._lock:
             for code in list(self.matches.values()):
-                hall = lobby.matches.get(code)
+                hall = lobby.halls.get(code, MatchHall)
                 if hall is not None and not (hall.over or hall.finishing):
-                    lobby.close_match(hall, "organiser", "the event was closed by its organiser")
-            lobby.writer.commit([StatusOp(self.id, "closed")], lambda: None)
-            lobby.events.pop(self.code, None)
+                    lobby.close_hall(hall, "organiser", "the event was closed by its organiser")
+            lobby.close_hall(self, "organiser", "closed by its organiser")
         await lobby.writer.drain()
         return {"code": self.code, "closed": True}
 
     async def _play_bots(self, lobby: Lobby, fixture: Fixture) -> dict[str, Any]:
         """A match of two bot teams, played by the engine as ``gouji event`` plays it, and stored."""
         bots = {t: make_bot(b) for t in (fixture.x, fixture.y) if (b := self.bots.get(t))}
-        rng = random.Random(secrets.randbits(64))
+        rng = random.Random(lobby.settings.seeds())
         match = await asyncio.to_thread(self.event.play_fixture, fixture, bots, rng, False)
-        code = await lobby._new_code()
+        code = await lobby.new_code()
         info = {
-            "kind": "match",
+            "kind": MATCH_KIND,
             "teams": [fixture.x, fixture.y],
             "tables": [],
             "deals": self.event.deals,
@@ -205,7 +214,7 @@ class EventHall:
                 elif code is None:
                     m["status"] = "not started"
                 else:
-                    hall = lobby.matches.get(code)
+                    hall = lobby.halls.get(code, MatchHall)
                     m["status"] = "playing"
                     if hall is not None:
                         m["progress"] = [len(t.match.points) for t in hall.tables]
@@ -219,7 +228,7 @@ class EventHall:
 
 
 def parse_event_request(
-    data: Any, default_turn: float | None, default_bot_delay: float, default_ready: float | None
+    data: Any, default_turn: float | None, default_bot_delay: float, default_ready: float | None, seed: int
 ) -> dict[str, Any]:
     """Validate ``POST /api/events``: ``teams`` (2-16 names), ``deals`` a match (default 4), ``bots`` (team →
     bot standing in for it), and the tables' settings (``preset``, default ``tournament``, ``options``,
@@ -240,7 +249,7 @@ def parse_event_request(
         "teams": teams,
         "deals": deals,
         "rules": config.rules,
-        "seed": secrets.randbelow(2**63),
+        "seed": seed,
         "bots": {t: bots_in.get(t) for t in teams},
         "table": table,
     }
@@ -249,18 +258,66 @@ def parse_event_request(
 async def create_event(lobby: Lobby, data: Any, client: str = "") -> dict[str, Any]:
     """``POST /api/events``: a new event; answers its code and the organiser's secret token (``client`` is
     limited in how fast it creates, as for tables)."""
-    info = parse_event_request(data, lobby.default_turn, lobby.default_bot_delay, lobby.default_ready)
+    st = lobby.settings
+    info = parse_event_request(data, st.turn_seconds, st.bot_delay, st.ready_seconds, st.seeds())
     key = lobby.admit(client, 0)
-    code = await lobby._new_code()
+    code = await lobby.new_code()
     owner = new_token()
     row = await lobby.writer.call(lobby.writer.store.create_table, code, info, token_hash(owner), key)
     hall = EventHall(row, code, info, token_hash(owner), lobby.writer)
-    lobby.events[code] = hall
+    lobby.halls.add(hall)
     return {"code": code, "owner_token": owner, "event": hall.public(lobby)}
 
 
 def event_of(lobby: Lobby, code: str) -> EventHall:
-    hall: EventHall | None = lobby.events.get(code.upper())
+    hall = lobby.halls.get(code, EventHall)
     if hall is None:
         raise RequestError(404, f"no event {code!r}")
     return hall
+
+
+# ------------------------------------------------------------------------------------------ after a restart
+
+
+async def restore_halls(lobby: Lobby, stored: list[StoredTable]) -> None:
+    """Restore the events and matches among ``stored`` (open rows), each match with both its tables (a table
+    that finished already is read from the store too), and join them again."""
+    by_code = {st.code: st for st in stored}
+    events: dict[str, EventHall] = {}
+    for st in stored:
+        if st.config.get("kind") == EVENT_KIND:
+            try:
+                events[st.code] = EventHall.replay(st, lobby.writer)
+            except (KeyError, TypeError, ValueError):
+                log.exception("event %s cannot be restored", st.code)
+    for event in events.values():
+        lobby.halls.add(event)
+    for st in stored:
+        if st.config.get("kind") != MATCH_KIND:
+            continue
+        try:
+            rooms = []
+            for tcode in st.config["tables"]:
+                tst = by_code.get(tcode) or await lobby.writer.call(lobby.writer.store.stored_table, tcode)
+                if tst is None:
+                    raise ValueError(f"table {tcode} of match {st.code} is not stored")
+                room = DuplicateRoom.replay(tst, lobby.writer, lobby.settings)
+                assert isinstance(room, DuplicateRoom)
+                lobby.restored(room, tst, time.monotonic())
+                rooms.append(room)
+        except (ValueError, KeyError, TypeError):
+            log.exception("match %s cannot be restored", st.code)
+            continue
+        hall = MatchHall(st.id, st.code, st.config, lobby.writer, st.owner_hash)
+        hall.replay_codes(st)
+        hall.join_tables(rooms)
+        event_code = st.config.get("event")
+        hall.event = events.get(event_code) if event_code else None
+        lobby.halls.add(hall)
+        for room in rooms:
+            lobby.keep(room, let_go_when_over=False)
+        for room in rooms:
+            room.start_timers()
+        hall.on_finished = lobby.hall_finished
+        if all(r.match.is_over for r in rooms):
+            hall.finish_after_restart()

@@ -10,13 +10,14 @@ it and is then let go — its data and records are served from storage (:class:`
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import hashlib
 import hmac
 import logging
-import secrets
 import time
-from typing import TYPE_CHECKING, Any
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from ..engine.deal import IllegalAction
 from ..engine.seats import SEATS
@@ -25,20 +26,14 @@ from .config import parse_table_request, valid_nickname
 from .connection import token_hash
 from .durability import StoreWriter
 from .errors import RequestError
-from .limits import Limits, PerClient
+from .halls import Hall, Halls, is_hall_row
+from .limits import PerClient
 from .reads import Reader
-from .storage import Op, RecordOp, StatusOp, StoredTable
+from .settings import ServerSettings
+from .storage import RecordOp, StatusOp, StoredTable
 from .table import Room, new_token
 
-if TYPE_CHECKING:
-    from .duplicate import MatchHall
-    from .events import EventHall
-
 log = logging.getLogger("gouji.server")
-
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""Join codes: no 0/O, 1/I/L, so a code read aloud or copied by hand comes through."""
-CODE_LENGTH = 6
 
 
 def client_key(client: str) -> str:
@@ -47,20 +42,18 @@ def client_key(client: str) -> str:
     return hashlib.blake2b(client.encode("utf-8", "replace"), digest_size=12, person=b"gouji-client").hexdigest()
 
 
-class Lobby:
-    """Every table in memory, by join code, and the operations of the HTTP API on them."""
+RestoreHalls = Callable[["Lobby", list[StoredTable]], Awaitable[None]]
+"""Restores the halls among the stored rows (:func:`.events.restore_halls`)."""
 
-    def __init__(
-        self,
-        writer: StoreWriter,
-        default_turn: float | None = 30.0,
-        default_bot_delay: float = 0.5,
-        max_tables: int = 2000,
-        default_ready: float | None = None,
-        limits: Limits | None = None,
-    ) -> None:
+
+class Lobby:
+    """Every table in memory, by join code, and the operations of the HTTP API on them; the halls
+    (:attr:`halls`) besides."""
+
+    def __init__(self, writer: StoreWriter, settings: ServerSettings | None = None) -> None:
         self.writer = writer
-        self.limits = lim = limits or Limits()
+        self.settings = settings = settings or ServerSettings()
+        self.limits = lim = settings.limits
         self.reader = Reader(writer.store, lim)
         """The reads of the HTTP API, on connections of their own (:mod:`.reads`)."""
         self._creates = PerClient(lim.create_rate, lim.create_burst)
@@ -72,32 +65,31 @@ class Lobby:
         self._letting_go: dict[str, asyncio.TimerHandle] = {}
         """Join code → the timer that lets a finished table go."""
         self.rooms: dict[str, Room] = {}
-        self.default_turn = default_turn
-        self.default_bot_delay = default_bot_delay
-        self.default_ready = default_ready
-        """The ready timeout between two deals of tables created without one (None: their turn time)."""
-        self.max_tables = max_tables
-        self.matches: dict[str, MatchHall] = {}
-        """Duplicate matches by code (:class:`.duplicate.MatchHall`); their two tables are in ``rooms`` too."""
-        self.events: dict[str, EventHall] = {}
-        """Events of several teams by code (:class:`.events.EventHall`)."""
+        """Every table in memory by its join code (a match's two tables too)."""
+        self.halls = Halls()
+        """The duplicate matches and the events in memory (:mod:`.halls`)."""
 
-    async def restore(self) -> int:
-        """Load every open table from the store; returns how many are in play or waiting again.
+    @property
+    def max_tables(self) -> int:
+        return self.settings.max_tables
+
+    async def restore(self, restore_halls: RestoreHalls | None = None) -> int:
+        """Load every open table from the store, and the halls through ``restore_halls``; returns how many
+        tables are in play or waiting again.
 
         A table whose stored moves end its set (or a finished deal without its record — a database written
         before records went into the move's own transaction) gets what is missing rebuilt from its moves and
         stored, and a finished table is marked ``over`` and not kept in memory."""
-        from .duplicate import is_hall_or_match_table, restore_halls
-
-        stored = await self.writer.call(self.writer.store.open_tables)
-        halls = [st for st in stored if is_hall_or_match_table(st.config)]
+        shard = self.settings.shard
+        mine = shard.letters if shard.count > 1 else None  # (the other shards restore theirs)
+        stored = await self.writer.call(self.writer.store.open_tables, mine)
+        halls = [st for st in stored if is_hall_row(st.config)]
         now = time.monotonic()
         for st in stored:
-            if is_hall_or_match_table(st.config):
+            if is_hall_row(st.config):
                 continue
             try:
-                room = Room.replay(st, self.writer, self.limits)
+                room = Room.replay(st, self.writer, self.settings)
             except (IllegalAction, ValueError, KeyError, TypeError):
                 log.exception("table %s cannot be restored", st.code)
                 continue
@@ -108,9 +100,10 @@ class Lobby:
             if room.status == "over":
                 continue
             self.restored(room, st, now)
-            self._keep(room)
+            self.keep(room)
             room.start_timers()
-        await restore_halls(self, halls)
+        if restore_halls is not None:
+            await restore_halls(self, halls)
         return len(self.rooms)
 
     def restored(self, room: Room, st: StoredTable, now: float) -> None:
@@ -134,19 +127,24 @@ class Lobby:
         room.replayed_records = []
         return out
 
-    def _keep(self, room: Room) -> None:
-        """Hold a table in memory; once the end of its set is stored and sent, it is let go later."""
+    def keep(self, room: Room, creator: str | None = None, let_go_when_over: bool = True) -> None:
+        """Hold a table in memory (``creator``: who created it, :func:`client_key`, counted among its open
+        tables); once the end of its set is stored and sent, it is let go later — unless its hall lets it go
+        (``let_go_when_over=False``: a match's table, :meth:`hall_finished`)."""
         self.rooms[room.code] = room
-        room.on_over = self._finished
+        if creator is not None:
+            self._creator[room.code] = creator
+        if let_go_when_over:
+            room.on_over = self._finished
 
-    def match_finished(self, hall: MatchHall) -> None:
-        """A match ended: later its tables leave memory like a finished table, and its page is read from
-        storage."""
+    def hall_finished(self, hall: Hall) -> None:
+        """A hall (a match) ended: later its tables leave memory like a finished table, and its page is read
+        from storage."""
 
         def go() -> None:
             for room in hall.tables:
                 self.let_go(room)
-            self.matches.pop(hall.code, None)
+            self.halls.remove(hall)
 
         asyncio.get_running_loop().call_later(self.limits.over_seconds, go)
 
@@ -191,21 +189,22 @@ class Lobby:
             room.shut("nobody came: the table waited too long for players")
             del self.rooms[room.code]
             self._forget(room.code)
-        halls: dict[str, MatchHall] = {}
+        halls: dict[str, Hall] = {}
         for r in idle:
-            hall: MatchHall | None = getattr(r, "hall", None)  # (a table of a match)
+            hall = self.halls.owning(r.code)  # (a table of a match)
             if hall is not None:
                 halls[hall.code] = hall
         for hall in halls.values():
-            if self.matches.get(hall.code) is hall:
-                self.close_match(hall, "idle", "nobody came: the match waited too long for players")
+            if self.halls.holds(hall):
+                self.close_hall(hall, "idle", "nobody came: the match waited too long for players")
         if gone or halls:
             log.info("closed %d idle waiting tables and %d idle matches", len(gone), len(halls))
         return [r.code for r in gone] + [r.code for h in halls.values() for r in h.tables]
 
-    def close_match(self, hall: MatchHall, by: str, reason: str) -> None:
-        """Close a match that has not ended (its organiser's wish, or it waited too long for players): both
-        its tables and its row; in its event, its fixture may be started again."""
+    def close_hall(self, hall: Hall, by: str, reason: str) -> None:
+        """Close a hall that has not ended (its organiser's wish, or a match waited too long for players):
+        its tables and its row (:meth:`.halls.Hall.close_ops`: in its event, a match's fixture may be started
+        again)."""
         for room in hall.tables:
             if self.rooms.get(room.code) is room:
                 if room.status in ("waiting", "playing"):
@@ -213,11 +212,8 @@ class Lobby:
                 room.shut(reason)
                 del self.rooms[room.code]
             self._forget(room.code)
-        ops: list[Op] = [StatusOp(hall.id, "closed")]
-        if hall.event is not None and hall.fixture is not None:
-            ops += hall.event.match_closed(hall.fixture, hall.code)
-        self.writer.commit(ops, lambda: None)
-        self.matches.pop(hall.code, None)
+        self.writer.commit(hall.close_ops(), lambda: None)
+        self.halls.remove(hall)
 
     def open_tables(self, key: str) -> tuple[int, int]:
         """How many tables created by ``key`` (:func:`client_key`) wait for players, and how many are open
@@ -230,11 +226,12 @@ class Lobby:
                 waiting += room.status == "waiting"
         return waiting, open_
 
-    def admit(self, client: str, tables: int, event: EventHall | None = None) -> str:
+    def admit(self, client: str, tables: int, event: tuple[str, int] | None = None) -> str:
         """A creation by ``client`` (its address) of ``tables`` tables, by any door — a table, a match, an
-        event's match (``event``), or none (an event, a match of bots played at once): refused (429) when the
-        client has too many tables waiting or open, the event too many open, or the client creates too fast;
-        (503) when the server holds as many tables as it can.  Returns the client's :func:`client_key`."""
+        event's match (``event``: the event's code and how many tables of its matches are open now), or none
+        (an event, a match of bots played at once): refused (429) when the client has too many tables waiting
+        or open, the event too many open, or the client creates too fast; (503) when the server holds as many
+        tables as it can.  Returns the client's :func:`client_key`."""
         key = client_key(client)
         lim = self.limits
         waiting, open_ = self.open_tables(key) if tables else (0, 0)
@@ -247,11 +244,11 @@ class Lobby:
                 429, f"you have {open_} open tables (at most {lim.tables_per_client}): finish or close one first"
             )
         if event is not None and tables:
-            in_play = event.open_tables(self)
+            event_code, in_play = event
             if in_play + tables > lim.tables_per_event:
                 raise RequestError(
                     429,
-                    f"event {event.code} has {in_play} tables open (at most {lim.tables_per_event}): "
+                    f"event {event_code} has {in_play} tables open (at most {lim.tables_per_event}): "
                     "finish or close one of its matches first",
                 )
         if not self._creates.take(client):
@@ -260,19 +257,16 @@ class Lobby:
             raise RequestError(503, "the server has as many tables as it can hold")
         return key
 
-    def created(self, code: str, key: str) -> None:
-        """A table ``key`` created is in memory now (counted among its open tables)."""
-        self._creator[code] = key
-
     def room(self, code: str) -> Room:
         room = self.rooms.get(code.upper())
         if room is None or room.status == "closed":
             raise RequestError(404, f"no open table {code!r}")
         return room
 
-    async def _new_code(self) -> str:
+    async def new_code(self) -> str:
+        """A join code no table, match or event has (in memory or stored)."""
         for _ in range(20):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = self.settings.shard.new_code()  # (a code of this shard's: its first character names it)
             if code not in self.rooms and not await self.writer.call(self.writer.store.code_taken, code):
                 return code
         raise RequestError(503, "no free join code; try again")  # pragma: no cover
@@ -280,16 +274,17 @@ class Lobby:
     async def create(self, data: Any, client: str = "") -> dict[str, Any]:
         """``POST /api/tables``: a new table; with ``nickname`` (and ``seat``) the creator takes a seat.
         ``client`` (its address) is limited in how fast it creates tables and how many may wait at once."""
-        config = parse_table_request(data, self.default_turn, self.default_bot_delay, self.default_ready)
+        st = self.settings
+        config = parse_table_request(data, st.turn_seconds, st.bot_delay, st.ready_seconds)
+        config = dataclasses.replace(config, seed=st.seeds())
         nickname = valid_nickname(data["nickname"]) if data.get("nickname") is not None else None
         key = self.admit(client, 1)
-        code = await self._new_code()
+        code = await self.new_code()
         owner = new_token()
         store = self.writer.store
         table_id = await self.writer.call(store.create_table, code, config.to_dict(), token_hash(owner), key)
-        room = Room(table_id, code, config, token_hash(owner), self.writer, self.limits)
-        self._keep(room)
-        self.created(code, key)
+        room = Room(table_id, code, config, token_hash(owner), self.writer, st)
+        self.keep(room, key)
         out: dict[str, Any] = {"code": code, "owner_token": owner}
         if nickname is not None:
             out.update(await self.join(code, {"nickname": nickname, "seat": data.get("seat")}, client))
@@ -308,9 +303,12 @@ class Lobby:
         if not self._seat_moves.take(client) or not self._seat_moves.take((room.code, seat)):
             raise RequestError(429, "seats are taken and left too often: wait a little")
 
-    async def join(self, code: str, data: Any, client: str = "") -> dict[str, Any]:
-        """``POST /api/tables/{code}/join``: take a seat by nickname; returns the seat and its secret token."""
+    async def join(self, code: str, data: Any, client: str = "", by_team: bool = False) -> dict[str, Any]:
+        """``POST /api/tables/{code}/join``: take a seat by nickname; returns the seat and its secret token.
+        A match's table is sat at only with a team's join code (``by_team``: :func:`.duplicate.join_team`)."""
         room = self.room(code)
+        if room.seated_by_team and not by_team:
+            raise RequestError(403, "a seat at a match's table is taken with its team's join code")
         if not isinstance(data, dict):
             raise RequestError(400, "the request body is a JSON object")
         nickname = valid_nickname(data.get("nickname"))

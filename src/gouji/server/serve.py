@@ -13,12 +13,13 @@ from typing import Any
 import uvicorn
 
 from .app import WRITERS, create_app
-from .config import check_table_defaults
 from .errors import SettingError
 from .guard import allowed_origins
 from .limits import Limits
 from .play_socket import PlaySocket
-from .storage import StorageError, open_store
+from .settings import ServerSettings
+from .shards import Shard, ShardError
+from .storage import StorageError, normalize_url, open_store
 
 WS_MAX_SIZE = 64 * 1024
 """Uvicorn closes a connection that sends a larger WebSocket frame (the app refuses any over 2 KiB)."""
@@ -73,6 +74,16 @@ def trusted_proxies(values: Sequence[str]) -> list[str]:
     return out
 
 
+def check_shard(database_url: str, shard: Shard) -> None:
+    """Several game servers share one PostgreSQL database; a StorageError for ``--shard`` on SQLite (a
+    file that one process writes)."""
+    if shard.count > 1 and normalize_url(database_url).startswith("sqlite"):
+        raise StorageError(
+            f"--shard {shard} needs PostgreSQL (--database-url postgresql://…): several game servers share "
+            "one database, and an SQLite file is written by one process"
+        )
+
+
 def proxy_options(trusted: Sequence[str]) -> dict[str, Any]:
     """Uvicorn's options for the client's address: the socket's peer, unless the peer is one of the
     ``trusted`` proxies — then the address its ``X-Forwarded-For`` names (the last one in it that is not a
@@ -87,33 +98,23 @@ def run(
     port: int = 8000,
     database_url: str = "sqlite:///gouji.db",
     *,
-    turn_seconds: float | None = 30.0,
-    bot_delay: float = 0.5,
-    ready_seconds: float | None = None,
-    limits: Limits | None = None,
+    settings: ServerSettings | None = None,
     log_level: str = "info",
     access_log: bool = True,
     trusted_proxy: Sequence[str] = (),
     writer: str | None = None,
-    max_tables: int = 2000,
     allowed_origin: Sequence[str] = (),
 ) -> None:
-    """Serve until interrupted.  ``trusted_proxy``: the reverse proxies (addresses or networks) whose
-    ``X-Forwarded-For`` names the client, for the per-client limits (:func:`proxy_options`).  ``writer``:
-    where the database's transactions run (:func:`~gouji.server.app.create_app`); by default
-    :data:`DEFAULT_WRITER`."""
+    """Serve until interrupted, with ``settings`` (:class:`~.settings.ServerSettings`).  ``trusted_proxy``:
+    the reverse proxies (addresses or networks) whose ``X-Forwarded-For`` names the client, for the
+    per-client limits (:func:`proxy_options`).  ``writer``: where the database's transactions run
+    (:func:`~gouji.server.app.create_app`); by default :data:`DEFAULT_WRITER`."""
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
+    check_shard(database_url, (settings or ServerSettings()).shard)
     proxies = trusted_proxies(trusted_proxy)
     open_store(database_url).close()  # a clear StorageError now rather than a traceback from the app's startup
     app = create_app(
-        database_url,
-        turn_seconds=turn_seconds,
-        bot_delay=bot_delay,
-        ready_seconds=ready_seconds,
-        limits=limits,
-        writer=writer or DEFAULT_WRITER,
-        max_tables=max_tables,
-        allowed_origins=allowed_origin,
+        database_url, settings or ServerSettings(), writer=writer or DEFAULT_WRITER, allowed_origins=allowed_origin
     )
     tune_interpreter()
     uvicorn.run(
@@ -195,12 +196,18 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--writer", choices=WRITERS, default=DEFAULT_WRITER, help="where the database's transactions run"
     )
+    parser.add_argument(
+        "--shard", default="1/1", help="game server I of N on one PostgreSQL (I/N); its codes and tables only"
+    )
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--no-access-log", action="store_true")
     args = parser.parse_args(argv)
+    try:
+        shard = Shard.parse(args.shard)
+    except ShardError as e:
+        parser.error(f"--shard: {e}")
     turn_seconds = args.turn_seconds or None
     try:
-        check_table_defaults(turn_seconds, args.bot_delay, args.ready_seconds)
         limits = Limits(
             rate=args.rate,
             burst=args.burst,
@@ -217,8 +224,14 @@ def main(argv: list[str] | None = None) -> None:
             seat_burst=args.seat_burst,
             waiting_seconds=args.waiting_seconds,
         )
-        if args.max_tables < 1:
-            raise SettingError("max_tables", f"must be an integer of at least 1, not {args.max_tables}")
+        settings = ServerSettings(
+            turn_seconds=turn_seconds,
+            bot_delay=args.bot_delay,
+            ready_seconds=args.ready_seconds,
+            limits=limits,
+            max_tables=args.max_tables,
+            shard=shard,
+        )
     except SettingError as e:
         parser.error(f"{e.option} {e.message}")
     try:
@@ -234,15 +247,11 @@ def main(argv: list[str] | None = None) -> None:
             args.host,
             args.port,
             args.database_url,
-            turn_seconds=turn_seconds,
-            bot_delay=args.bot_delay,
-            ready_seconds=args.ready_seconds,
-            limits=limits,
+            settings=settings,
             log_level=args.log_level,
             access_log=not args.no_access_log,
             trusted_proxy=args.trusted_proxy,
             writer=args.writer,
-            max_tables=args.max_tables,
             allowed_origin=args.allowed_origin,
         )
     except StorageError as e:

@@ -27,19 +27,19 @@ from typing import Any
 
 import orjson
 
-from ..bots import BOTS, Bot, make_bot
+from ..bots import Bot, make_bot
 from ..engine import cards as C
 from ..engine.actions import PASS, YIELD, Action, InvalidAction, LegalActions, parse_action
 from ..engine.deal import Deal, IllegalAction
 from ..engine.seats import SEATS
-from . import config as table_config
 from . import protocol as P
 from .choices import burn_need, burn_needs, legal_set
 from .config import TableConfig
 from .connection import Connection
 from .connection import token_hash as token_hash  # (its home was here)
 from .durability import StoreWriter
-from .limits import Limits, TokenBucket
+from .limits import TokenBucket
+from .settings import ServerSettings
 from .storage import EventOp, Op, RecordBody, RecordOp, StatusOp, StoredTable
 from .window import Window, WindowTimings, timeout_answer, window_kind
 
@@ -57,9 +57,6 @@ after this share of the masking time (0.2 s at 正常's 0.8 s), and the passes r
 passes is one beat): the table does not hold every pass as long as a play.  The time depends on the answers
 alone, which the frame shows at that moment, and a bot's forced pass and its chosen one take the same; a
 window over a person's seat keeps the whole masking time."""
-AUTO_BOT = "heuristic"
-"""The bot that plays for a seat on auto-play (托管), if registered; else ``random`` (``gouji serve
---auto-bot learned`` sets it)."""
 
 
 def _countdown(room: Room, seats: Iterable[int]) -> int | None:
@@ -72,11 +69,6 @@ def _countdown(room: Room, seats: Iterable[int]) -> int | None:
 def new_token() -> str:
     """A new secret token (192 random bits)."""
     return secrets.token_urlsafe(24)
-
-
-def auto_bot_name() -> str:
-    """:data:`AUTO_BOT` when it is registered, else ``random``."""
-    return AUTO_BOT if AUTO_BOT in BOTS else "random"
 
 
 @dataclass
@@ -124,6 +116,8 @@ class Room:
     expires_when_idle = True
     """Whether the lobby closes the table when it waits too long for players (a match's tables wait for
     their match)."""
+    seated_by_team = False
+    """Whether its seats are taken only with a team's join code (a match's tables), not its own code."""
 
     def __init__(
         self,
@@ -132,10 +126,11 @@ class Room:
         config: TableConfig,
         owner_hash: str,
         writer: StoreWriter | None = None,
-        limits: Limits | None = None,
+        settings: ServerSettings | None = None,
     ) -> None:
         self.id = table_id
-        self.limits = limits or Limits()
+        self.settings = settings = settings or ServerSettings()
+        self.limits = settings.limits
         self.code = code
         self.config = config
         self.owner_hash = owner_hash
@@ -146,8 +141,8 @@ class Room:
         self.state = 0
         self.conns: set[Connection] = set()
         self._bots: dict[int, Bot] = {i: make_bot(b) for i, b in enumerate(config.bots) if b is not None}
-        self._auto_bot: Bot = make_bot(auto_bot_name())
-        self._rng = random.Random(table_config.new_seed())  # the bots' draws: as unpredictable as the deal
+        self._auto_bot: Bot = make_bot(settings.auto_bot_name())
+        self._rng = random.Random(settings.seeds())  # the bots' draws: as unpredictable as the deal
         self._timer: asyncio.Task[None] | None = None
         self._timer_key: tuple[Any, ...] | None = None
         self.deadline: float | None = None
@@ -423,10 +418,10 @@ class Room:
         return TableConfig.from_dict(stored)
 
     @classmethod
-    def replay(cls, stored: StoredTable, writer: StoreWriter | None, limits: Limits | None = None) -> Room:
+    def replay(cls, stored: StoredTable, writer: StoreWriter | None, settings: ServerSettings | None = None) -> Room:
         """Rebuild a table from its stored configuration and events (after a restart); the records its
         finished deals would have stored are in :attr:`replayed_records`."""
-        room = cls(stored.id, stored.code, cls.read_config(stored.config), stored.owner_hash, writer, limits)
+        room = cls(stored.id, stored.code, cls.read_config(stored.config), stored.owner_hash, writer, settings)
         room.replaying = True
         for ev in stored.events:
             room.commit(ev["kind"], ev["seat"], ev["data"])
