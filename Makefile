@@ -8,7 +8,7 @@ PIN := -c constraints.txt
 BASE := $(VENV)/.installed-base-$(SUM)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: run sim test chromium nginx node js lint typecheck unit bench bench-bots bench-arena bench-server bench-table bench-table-pace bench-receive install \
+.PHONY: run sim test chromium nginx node js lint typecheck unit bench bench-bots bench-arena bench-server bench-shards bench-table bench-table-pace bench-receive install \
 	constraints
 
 run: $(BASE)  ## install, then start the web table on http://127.0.0.1:8000 (Ctrl-C stops it)
@@ -84,6 +84,10 @@ bench-arena: $(STAMP)  ## the heuristic bot's strength: 2,000 duplicate pairs on
 bench-server: $(STAMP)  ## 100 tables of six bot clients on SQLite and PostgreSQL, kill -9, memory per table
 	pg=$$(GOUJI_PG_FSYNC=on bash .ci/postgres.sh start) || pg=; trap 'bash .ci/postgres.sh stop' EXIT; \
 	  $(BIN)/python benchmarks/bench_server.py --kill --memory 100 --floor $${pg:+--postgres "$$pg"}
+
+bench-shards: $(STAMP) nginx  ## one server against two shards behind nginx on PostgreSQL, the same clients, kill -9
+	pg=$$(GOUJI_PG_FSYNC=on bash .ci/postgres.sh start); trap 'bash .ci/postgres.sh stop' EXIT; \
+	  $(BIN)/python benchmarks/bench_server.py --kill --shards 2 --postgres "$$pg"
 
 bench-table: $(STAMP)  ## what a move costs the table code in process (with valgrind: instructions a move too)
 	$(BIN)/python benchmarks/bench_table.py $$(command -v valgrind >/dev/null && echo --instructions)

@@ -52,6 +52,7 @@ import tempfile
 import time
 import tracemalloc
 import uuid
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -315,18 +316,22 @@ class Player(asyncio.Protocol):
         self._send(intent)
 
 
-async def run(tables: int, seconds: float, max_moves: int, think: float, servers: list[Server]) -> dict[str, Any]:
-    """One run: ``tables`` tables spread in turn over ``servers`` (one server but for ``--servers``)."""
+async def run(
+    tables: int, seconds: float, max_moves: int, think: float, servers: list[Server], front: int | None = None
+) -> dict[str, Any]:
+    """One run: ``tables`` tables spread in turn over ``servers`` (one server but for ``--servers``); with
+    ``front`` (nginx's port, ``--shards``) every request and connection goes through it to the shards."""
     seats: list[tuple[int, str, str, int]] = []
-    for k, server in enumerate(servers):
-        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{server.port}", timeout=30) as http:
-            for t in range(k, tables, len(servers)):
+    entries = [front] if front is not None else [server.port for server in servers]
+    for k, entry in enumerate(entries):
+        async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{entry}", timeout=30) as http:
+            for t in range(k, tables, len(entries)):
                 # no masking time (it is the bot delay): the benchmark measures the server, not the table's pace
                 body = {"turn_seconds": None, "set_length": 20, "bot_delay": 0}
                 code = (await http.post("/api/tables", json=body)).json()["code"]
                 for s in range(6):
                     r = await http.post(f"/api/tables/{code}/join", json={"nickname": f"p{t}-{s}", "seat": s})
-                    seats.append((server.port, code, r.json()["token"], s))
+                    seats.append((entry, code, r.json()["token"], s))
     stats = Stats()
     loop = asyncio.get_running_loop()
     players = [
@@ -376,6 +381,7 @@ async def run(tables: int, seconds: float, max_moves: int, think: float, servers
     return {
         "database": servers[0].kind,
         "servers": len(servers),
+        "through_nginx": front is not None,
         "tables": tables,
         "connections": len(seats),
         "think_seconds": think,
@@ -412,6 +418,13 @@ async def run(tables: int, seconds: float, max_moves: int, think: float, servers
     }
 
 
+_UNLIMITED = (
+    # every client of the benchmark is on 127.0.0.1: one client, as far as the per-client limits go
+    *("--create-burst", "100000", "--waiting-per-client", "100000", "--seat-burst", "100000"),
+    *("--tables-per-client", "100000", "--ws-per-client", "1000000"),
+)
+
+
 class Server:
     """``gouji.server.serve`` in a subprocess on a fresh database: SQLite in a temporary folder, or a new
     database on the PostgreSQL of ``--postgres``."""
@@ -442,17 +455,7 @@ class Server:
             "--log-level",
             "warning",
             "--no-access-log",
-            # every client of the benchmark is on 127.0.0.1: one client, as far as the per-client limits go
-            "--create-burst",
-            "100000",
-            "--waiting-per-client",
-            "100000",
-            "--seat-burst",
-            "100000",
-            "--tables-per-client",
-            "100000",
-            "--ws-per-client",
-            "1000000",
+            *_UNLIMITED,
             *(["--writer", writer] if writer else []),
         ]
         self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(cmd)
@@ -502,6 +505,62 @@ class Server:
             with self.admin.connect() as c:
                 c.execute(sa.text(f'DROP DATABASE IF EXISTS "{self.dbname}" WITH (FORCE)'))
             self.admin.dispose()
+
+
+class ShardServer(Server):
+    """Game server ``index`` of ``count`` (``--shard I/N``) on a database the shards share, trusting the nginx
+    in front of them on 127.0.0.1."""
+
+    def __init__(self, url: str, index: int, count: int, kill_at_end: bool, writer: str | None = None) -> None:
+        self.kind, self.kill_at_end, self.writer, self.admin, self.url = "postgres", kill_at_end, writer, None, url
+        self.port = free_port()
+        cmd = [sys.executable, "-m", "gouji.server.serve", "--port", str(self.port), "--database-url", url]
+        cmd += ["--shard", f"{index}/{count}", "--trusted-proxy", "127.0.0.1", "--turn-seconds", "0"]
+        cmd += ["--log-level", "warning", "--no-access-log", *_UNLIMITED, *(["--writer", writer] if writer else [])]
+        self.proc = subprocess.Popen(cmd)
+        self.pid = self.proc.pid
+        self._wait_for_port()
+
+
+def shard_run(args: argparse.Namespace, think: float, runner: Any, tmp: str) -> dict[str, Any]:
+    """``--shards N``: N shards on one new PostgreSQL database behind nginx (``gouji proxy-config``), the
+    same clients as a plain run; nginx's CPU is counted with the servers'."""
+    from gouji.server.proxy_config import nginx_config
+    from nginx_front import running_nginx
+
+    admin = sa.create_engine(args.postgres, isolation_level="AUTOCOMMIT")
+    dbname = f"gouji_bench_{uuid.uuid4().hex[:12]}"
+    with admin.connect() as c:
+        c.execute(sa.text(f'CREATE DATABASE "{dbname}"'))
+    url = sa.make_url(args.postgres).set(database=dbname).render_as_string(hide_password=False)
+    shards: list[Server] = []
+    try:
+        for i in range(1, args.shards + 1):
+            shards.append(ShardServer(url, i, args.shards, args.kill, args.writer))
+        port = free_port()
+        conf = nginx_config([f"http://127.0.0.1:{s.port}" for s in shards], f"127.0.0.1:{port}")
+        with running_nginx(Path(tmp) / f"nginx-{port}", conf, port) as nginx_pid:
+            result: dict[str, Any] = runner(
+                run(args.tables, args.seconds, args.moves, think, [*shards, NginxFront(nginx_pid)], port)
+            )
+        result["shards"] = args.shards
+        return result
+    finally:
+        for s in shards:
+            s.close()
+        with admin.connect() as c:
+            c.execute(sa.text(f'DROP DATABASE IF EXISTS "{dbname}" WITH (FORCE)'))
+        admin.dispose()
+
+
+class NginxFront(Server):
+    """nginx, counted among the servers for the CPU a move costs (it stores nothing and is not killed)."""
+
+    def __init__(self, pid: int) -> None:
+        self.kind, self.kill_at_end, self.admin, self.proc, self.pid, self.port = "nginx", False, None, None, pid, 0
+
+    def stored_states(self) -> dict[str, int]:
+        return {}
 
 
 class FloorServer(Server):
@@ -640,6 +699,33 @@ def loop_hold(tables: int, seconds: float, tmp: str) -> dict[str, Any]:
     return asyncio.run(main())
 
 
+def shards_main(args: argparse.Namespace, runner: Any) -> None:
+    """``--shards N``: for each think time, one server directly and then N shards behind nginx, on
+    PostgreSQL, the same clients; each run's figures and the ratios."""
+    results = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for think in args.think:
+            one = Server("postgres", tmp, args.postgres, args.kill, args.writer)
+            try:
+                direct = runner(run(args.tables, args.seconds, args.moves, think, [one]))
+            finally:
+                one.close()
+            sharded = shard_run(args, think, runner, tmp)
+            results += [direct, sharded]
+            if not args.json:
+                report(direct)
+                report(sharded)
+                cores = os.cpu_count() or 1
+                print(
+                    f"  {args.shards} shards behind nginx against one server, think {think} s: "
+                    f"{sharded['moves_per_second'] / max(direct['moves_per_second'], 1e-9):.2f}× the moves/s, "
+                    f"p95 {sharded['latency_ms']['p95']} against {direct['latency_ms']['p95']} ms; per core: "
+                    f"{sharded['moves_per_second'] / cores:.0f} and {direct['moves_per_second'] / cores:.0f} moves/s"
+                )
+    if args.json:
+        print(json.dumps({"runs": results}, indent=2))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--tables", type=int, default=100)
@@ -676,6 +762,13 @@ def main() -> None:
         help="after each run at saturation, run the same clients against floor_server.py, a stand-in that does "
         "the server's transport alone (no game, no database): the floor of a move's cost at that moment",
     )
+    parser.add_argument(
+        "--shards",
+        type=int,
+        default=0,
+        help="with --postgres: after one server directly, N game servers (--shard I/N) on one database behind "
+        "nginx (gouji proxy-config), the same clients through it",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     try:
@@ -686,6 +779,11 @@ def main() -> None:
         runner = asyncio.run
     if args.servers < 1:
         parser.error("--servers must be at least 1")
+    if args.shards:
+        if args.shards < 2 or not args.postgres:
+            parser.error("--shards needs N of at least 2 and --postgres (the shards share one database)")
+        shards_main(args, runner)
+        return
     results = []
     kinds = ["sqlite", *(["postgres"] if args.postgres else [])]
     with tempfile.TemporaryDirectory() as tmp:
@@ -737,6 +835,8 @@ def main() -> None:
 def report(result: dict[str, Any]) -> None:
     lat = result["latency_ms"]
     over = f" over {result['servers']} servers" if result["servers"] > 1 else ""
+    if result.get("shards"):
+        over = f" over {result['shards']} shards behind nginx (nginx's CPU counted with theirs)"
     floor = result["database"] == "floor"
     name = "floor (the transport alone: no game, no database)" if floor else result["database"]
     print(

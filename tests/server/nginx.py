@@ -1,94 +1,47 @@
-"""Debian's nginx for tests, run unprivileged-style from a temporary prefix: its configuration, pid, logs
-and temp files all under one folder, in the foreground, stopped at the end.
+"""Debian's nginx for the tests: ``benchmarks/nginx_front.py``'s runner, which the load benchmark uses too.
 
 Outside CI a missing nginx skips the test, saying why; under ``CI=true`` it fails (``make test`` installs
 nginx from Debian's packages when run as root, so CI must have it)."""
 
 from __future__ import annotations
 
+import importlib.util
 import os
-import shutil
-import socket
 import subprocess
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from pathlib import Path
 
 import pytest
 
-NGINX = os.environ.get("GOUJI_NGINX") or shutil.which("nginx") or "/usr/sbin/nginx"
+_spec = importlib.util.spec_from_file_location(
+    "nginx_front", Path(__file__).resolve().parents[2] / "benchmarks" / "nginx_front.py"
+)
+assert _spec is not None and _spec.loader is not None
+front = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(front)
 
 
-def need_nginx() -> str:
-    """The nginx binary, or skip (outside CI) / fail (under CI) saying why."""
-    if os.path.exists(NGINX):
-        return NGINX
-    why = f"no nginx at {NGINX}: apt-get install nginx (or set GOUJI_NGINX)"
-    if os.environ.get("CI"):
-        pytest.fail(why)
-    pytest.skip(why)
-
-
-def nginx_conf(prefix: Path, http_block: str) -> Path:
-    """A whole nginx.conf around ``http_block`` (what goes inside ``http { }``), everything under ``prefix``."""
-    prefix.mkdir(parents=True, exist_ok=True)
-    temps = "\n".join(
-        f"    {kind}_temp_path {prefix / kind};" for kind in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")
-    )
-    conf = prefix / "nginx.conf"
-    conf.write_text(
-        f"""worker_processes 1;
-pid {prefix / "nginx.pid"};
-error_log {prefix / "error.log"} warn;
-events {{ worker_connections 256; }}
-http {{
-    access_log off;
-{temps}
-{http_block}
-}}
-""",
-        encoding="utf-8",
-    )
-    return conf
+def _need() -> None:
+    try:
+        front.need_nginx()
+    except FileNotFoundError as e:
+        if os.environ.get("CI"):
+            pytest.fail(str(e))
+        pytest.skip(str(e))
 
 
 def check_conf(prefix: Path, http_block: str) -> subprocess.CompletedProcess[str]:
     """``nginx -t`` on ``http_block`` inside a whole configuration."""
-    conf = nginx_conf(prefix, http_block)
-    return subprocess.run(
-        [need_nginx(), "-t", "-p", str(prefix), "-e", str(prefix / "error.log"), "-c", str(conf)],
-        capture_output=True,
-        text=True,
-        timeout=30,
-    )
+    _need()
+    result: subprocess.CompletedProcess[str] = front.check_conf(prefix, http_block)
+    return result
 
 
-@contextmanager
-def running_nginx(prefix: Path, http_block: str, port: int) -> Iterator[None]:
-    """nginx in the foreground with ``http_block``, until the block ends; ``port`` is where it listens."""
-    conf = nginx_conf(prefix, http_block)
-    cmd = [need_nginx(), "-p", str(prefix), "-e", str(prefix / "error.log"), "-c", str(conf), "-g", "daemon off;"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    try:
-        deadline = time.monotonic() + 20
-        while True:
-            if proc.poll() is not None:
-                log = (prefix / "error.log").read_text(errors="replace") if (prefix / "error.log").exists() else ""
-                err = proc.stderr.read() if proc.stderr else ""
-                raise AssertionError(f"nginx exited {proc.returncode}: {err}{log}")
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise AssertionError("nginx did not start listening within 20 s") from None
-                time.sleep(0.05)
-        yield
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=10)
-        except subprocess.TimeoutExpired:  # pragma: no cover
-            proc.kill()
-            proc.wait()
+def running_nginx(prefix: Path, http_block: str, port: int) -> AbstractContextManager[int]:
+    """nginx in the foreground with ``http_block`` until the block ends; ``port`` is where it listens."""
+    _need()
+    runner: AbstractContextManager[int] = front.running_nginx(prefix, http_block, port)
+    return runner
+
+
+__all__ = ["check_conf", "running_nginx"]

@@ -45,8 +45,8 @@ BOTS = [None, None, "random", "random", "random", "random"]
 class ServerProcess:
     """``python -m gouji.server.serve`` on 127.0.0.1, started, killed with SIGKILL and started again."""
 
-    def __init__(self, db_url: str, port: int, log: Path) -> None:
-        self.db_url, self.port, self.log = db_url, port, log
+    def __init__(self, db_url: str, port: int, log: Path, extra: tuple[str, ...] = ()) -> None:
+        self.db_url, self.port, self.log, self.extra = db_url, port, log, extra
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
@@ -69,6 +69,7 @@ class ServerProcess:
             "1000",
             "--seat-burst",
             "1000",
+            *self.extra,
         ]
         with self.log.open("ab") as out:
             self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)

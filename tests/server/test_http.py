@@ -8,7 +8,7 @@ import pytest
 from click.testing import CliRunner
 
 from gouji.cli import main
-from gouji.server.lobby import CODE_ALPHABET, CODE_LENGTH
+from gouji.server.shards import CODE_ALPHABET, CODE_LENGTH
 
 BOTS5 = [None, "random", "random", "random", "random", "random"]
 

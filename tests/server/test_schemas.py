@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from gouji.server import create_app
 from gouji.server import protocol as P
+from gouji.server import schema_docs as D
 from gouji.server import schemas as S
 from gouji.server.config import parse_table_request
 from gouji.server.duplicate import parse_match_request
@@ -59,10 +60,11 @@ def _pattern(path: str) -> str:
 
 def test_the_protocol_doc_carries_the_schemas() -> None:
     """``docs/protocol.md``'s section of every message's fields is the schemas' own (regenerate it with
-    ``python -m gouji.server.schemas``), and its table of client messages names exactly their types."""
+    ``python -m gouji.server.schema_docs``), and its table of client messages names exactly their types."""
     doc = (ROOT / "docs" / "protocol.md").read_text()
-    begin, end = doc.index(S.BEGIN) + len(S.BEGIN) + 1, doc.index(S.END)
-    assert doc[begin:end] == S.markdown(), "docs/protocol.md differs from the schemas: python -m gouji.server.schemas"
+    begin, end = doc.index(D.BEGIN) + len(D.BEGIN) + 1, doc.index(D.END)
+    stale = "docs/protocol.md differs from the schemas: python -m gouji.server.schema_docs"
+    assert doc[begin:end] == D.markdown(), stale
     client = doc[doc.index("### Client → server") : doc.index("### Server → client")]
     rows = [line.split("|")[1].strip().strip("`") for line in client.splitlines() if line.startswith("| `")]
     assert sorted(rows) == sorted(S.CLIENT_TYPES)
@@ -112,7 +114,7 @@ class Hall:
         self.token = self.post(f"/api/tables/{self.code}/join", {"nickname": "ann", "seat": 0}).json()["token"]
         match = self.post("/api/matches", {"teams": ["X", "Y"]}).json()
         self.match, self.match_owner = match["code"], match["owner_token"]
-        self.team_code = match["team_codes"][0]["code"]
+        self.team = match["team_codes"][0]["code"]
         event = self.post("/api/events", {"teams": ["A", "B", "C"]}).json()
         self.event, self.event_owner = event["code"], event["owner_token"]
         self.paths = {
@@ -125,8 +127,7 @@ class Hall:
             "POST /api/matches": "/api/matches",
             "POST /api/matches/{code}/close": f"/api/matches/{self.match}/close",
             "POST /api/matches/{code}/codes": f"/api/matches/{self.match}/codes",
-            "POST /api/matches/{code}/codes/rotate": f"/api/matches/{self.match}/codes/rotate",
-            "POST /api/teams/{code}/join": f"/api/teams/{self.team_code}/join",
+            "POST /api/teams/{code}/join": f"/api/teams/{self.team}/join",
             "POST /api/events": "/api/events",
             "POST /api/events/{code}/start": f"/api/events/{self.event}/start",
             "POST /api/events/{code}/close": f"/api/events/{self.event}/close",
@@ -171,7 +172,7 @@ def _refused_locally(route: str, data: Any) -> bool:
         elif route == "POST /api/matches":
             parse_match_request(data, 30.0, 0.5, None)
         elif route == "POST /api/events":
-            parse_event_request(data, 30.0, 0.5, None)
+            parse_event_request(data, 30.0, 0.5, None, 1)
         else:
             S.body(S.BODIES[route], data)
     except RequestError:

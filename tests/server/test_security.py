@@ -386,6 +386,62 @@ def test_guessing_codes_is_throttled_per_client(tmp_path: Path) -> None:
         assert later[0] == 404 and later[-1] == 429, later
 
 
+# ------------------------------------------------------------------------------------------ private seats
+
+
+def test_a_stranger_with_a_matchs_code_can_neither_read_nor_guess_a_team_code(tmp_path: Path) -> None:
+    """Issue 31: a team's join code is a random secret, in no public view; only the organiser's token reads
+    it and replaces it (the old one then takes no seat); the match's tables take no one by their own codes;
+    guessing is a 404 that says nothing, throttled per client."""
+    with serving(tmp_path, "--miss-burst", "8", "--miss-rate", "0.1") as server:
+        people = [[None, "random", None, "random", None, "random"], [None, "random", None, "random", None, "random"]]
+        made = server.post("/api/matches", {"teams": ["East", "West"], "deals": 1, "bots": people})
+        assert made.status_code == 201, made.text
+        out = made.json()
+        code, owner = out["code"], out["owner_token"]
+        secrets_ = [t["code"] for t in out["team_codes"]]
+        assert len(set(secrets_)) == 2 and all(len(c) == 10 and code not in c for c in secrets_)
+        stranger = "198.51.100.20"
+        public = [
+            server.get(f"/api/matches/{code}", client=stranger).text,
+            *(server.get(f"/api/tables/{t['code']}", client=stranger).text for t in out["table_codes"]),
+        ]
+        for text in public:
+            assert not any(c in text for c in secrets_), "a public view holds a team's join code"
+        # the codes a stranger might derive, and the match's tables' own codes, take no seat
+        for guess in (f"{code}-1", f"{code}-2", code):
+            r = server.post(f"/api/teams/{guess}/join", {"nickname": "eve"}, client=stranger)
+            assert r.status_code == 404 and r.json()["error"] == "no such team code", r.text
+        for t in out["table_codes"]:
+            r = server.post(f"/api/tables/{t['code']}/join", {"nickname": "eve", "seat": 0}, client=stranger)
+            assert r.status_code == 403 and "team's join code" in r.json()["error"], r.text
+        # reading the codes takes the organiser's token
+        for body, status in (({}, 400), ({"owner_token": "nope"}, 403)):
+            r = server.post(f"/api/matches/{code}/codes", body, client=stranger)
+            assert r.status_code == status and not any(c in r.text for c in secrets_), r.text
+        got = server.post(f"/api/matches/{code}/codes", {"owner_token": owner}).json()
+        assert [t["code"] for t in got["team_codes"]] == secrets_
+        # the organiser replaces East's code: the old one stops working, the new one seats
+        rotated = server.post(f"/api/matches/{code}/codes", {"owner_token": owner, "rotate": 0}).json()
+        new = rotated["team_codes"][0]["code"]
+        assert new != secrets_[0] and rotated["team_codes"][1]["code"] == secrets_[1]
+        assert server.post(f"/api/teams/{secrets_[0]}/join", {"nickname": "ann"}).status_code == 404
+        seated = server.post(f"/api/teams/{new.lower()}/join", {"nickname": "ann"})
+        assert seated.status_code == 200 and seated.json()["team"] == "East", seated.text
+        assert server.post(f"/api/teams/{secrets_[1]}/join", {"nickname": "bob"}).json()["team"] == "West"
+        # the rotated code survives a restart
+        server.restart()
+        again = server.post(f"/api/matches/{code}/codes", {"owner_token": owner}).json()
+        assert [t["code"] for t in again["team_codes"]] == [new, secrets_[1]]
+        assert server.post(f"/api/teams/{new}/join", {"nickname": "cy"}).json()["team"] == "East"
+        # guessing: 404s that say nothing, then 429 for that client alone
+        statuses = [
+            server.post(f"/api/teams/{code}{n:04d}/join", {"nickname": "eve"}, client=stranger).status_code
+            for n in range(12)
+        ]
+        assert 429 in statuses and set(statuses) <= {404, 429}, statuses
+
+
 # ------------------------------------------------------------------------------------------ 3: reads
 
 
@@ -535,54 +591,3 @@ def test_a_finished_deals_replay_is_worked_out_once_and_off_the_loop(server: Ser
     with concurrent.futures.ThreadPoolExecutor(8) as pool:
         bodies = list(pool.map(lambda i: server.get(other, client=f"198.51.100.{90 + i}").content, range(8)))
     assert len(set(bodies)) == 1 and b'"steps"' in bodies[0]
-
-
-# ------------------------------------------------------------------------------------------ private seats
-
-
-def test_a_stranger_knowing_a_matchs_code_can_neither_read_nor_guess_a_teams_join_code(tmp_path: Path) -> None:
-    """Issue 31: a team's join code is a random secret, not the match's code and a number; no public view
-    holds it; the organiser's token reads it and rotates it (the old one stops working, a restart too)."""
-    with serving(tmp_path) as server:
-        out = server.post("/api/matches", {"teams": ["X", "Y"], "deals": 1}).json()
-        code, owner = out["code"], out["owner_token"]
-        teams = [t["code"] for t in out["team_codes"]]
-        tables = [t["code"] for t in out["table_codes"]]
-        stranger = "198.51.100.23"
-        public = [
-            server.get(f"/api/matches/{code}", client=stranger),
-            server.get(f"/api/tables/{code}", client=stranger),
-        ]
-        public += [server.get(f"/api/tables/{t}", client=stranger) for t in tables]
-        assert [r.status_code for r in public] == [200] * 4
-        assert not [c for r in public for c in teams if c in r.text], "a public view holds a team's join code"
-        # what a stranger can make of what it knows seats nobody
-        for guess in (f"{code}-1", f"{code}-2", code, *tables):
-            r = server.post(f"/api/teams/{guess}/join", {"nickname": "eve"}, client=stranger)
-            assert r.status_code == 404 and not [c for c in teams if c in r.text], (guess, r.text)
-        for t in tables:
-            r = server.post(f"/api/tables/{t}/join", {"nickname": "eve"}, client=stranger)
-            assert r.status_code == 403 and "team's join code" in r.json()["error"], r.text
-        for token, status in (("nope", 403), (None, 400)):  # (a token that is no string: refused by the schema)
-            r = server.post(f"/api/matches/{code}/codes", {"owner_token": token}, client=stranger)
-            assert r.status_code == status and not [c for c in teams if c in r.text], r.text
-        assert server.post(f"/api/matches/{code}/codes/rotate", {"owner_token": "nope"}).status_code == 403
-        # the organiser reads them; a team's code seats its holder
-        read = server.post(f"/api/matches/{code}/codes", {"owner_token": owner}).json()
-        assert [t["code"] for t in read["team_codes"]] == teams and [t["code"] for t in read["table_codes"]] == tables
-        ann = server.post(f"/api/teams/{teams[0]}/join", {"nickname": "ann"})
-        assert ann.status_code == 200 and ann.json()["team"] == "X", ann.text
-        # rotated: the old codes stop working, the new ones seat; so after a restart
-        new = [
-            t["code"]
-            for t in server.post(f"/api/matches/{code}/codes/rotate", {"owner_token": owner}).json()["team_codes"]
-        ]
-        assert len(set(new) | set(teams)) == 4 and all(len(c) == 12 for c in new)
-        assert server.post(f"/api/teams/{teams[1]}/join", {"nickname": "bob"}).status_code == 404
-        server.restart()
-        assert server.post(f"/api/teams/{teams[1]}/join", {"nickname": "bob"}).status_code == 404
-        read = server.post(f"/api/matches/{code}/codes", {"owner_token": owner}).json()
-        assert [t["code"] for t in read["team_codes"]] == new
-        bob = server.post(f"/api/teams/{new[1]}/join", {"nickname": "bob"})
-        assert bob.status_code == 200 and bob.json()["team"] == "Y", bob.text
-        assert server.get(f"/api/matches/{code}").json()["tables"][0]["seats"][0]["nickname"] == "ann"

@@ -337,5 +337,10 @@ def test_records_stored_before_the_summaries_get_theirs(db_url: str) -> None:
         games = store.player_games("ann")
         assert [(g["table"], g["kind"], g["totals"]) for g in games] == [("OLDSET", "set", [5, -5])]
         assert store.table_games("OLDSET") == games
+        # a player's games do not name a table still open: its code would seat whoever found them
+        with store.engine.begin() as conn:
+            conn.execute(sa.text("UPDATE tables SET status = 'open' WHERE code = 'OLDSET'"))
+        assert [g["table"] for g in store.player_games("ann")] == [None]
+        assert [g["table"] for g in store.table_games("OLDSET") or []] == ["OLDSET"]
     finally:
         store.close()

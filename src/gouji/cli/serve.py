@@ -66,6 +66,13 @@ from ..bots import BOTS
     help="Where the database's transactions run: a process of their own, or a thread of the server.  "
     "[default: process on Linux, thread elsewhere]",
 )
+@click.option(
+    "--shard",
+    default="1/1",
+    show_default=True,
+    help="Game server I of N sharing one PostgreSQL database (see gouji proxy-config): it makes only codes of "
+    "its own and restores only its own tables.",
+)
 def serve(
     host: str,
     port: int,
@@ -77,6 +84,7 @@ def serve(
     trusted_proxy: tuple[str, ...],
     allowed_origin: tuple[str, ...],
     writer: str | None,
+    shard: str,
 ) -> None:
     """Run the game server: tables of six with bots and people, play over WebSockets, every finished deal
     and set stored as its record.  Starts on an SQLite file by default, with nothing to set up; the same
@@ -87,11 +95,21 @@ def serve(
     from ..server.guard import allowed_origins
     from ..server.serve import run, trusted_proxies
     from ..server.settings import ServerSettings
+    from ..server.shards import Shard, ShardError
     from ..server.storage import StorageError
+
+    try:
+        where = Shard.parse(shard)
+    except ShardError as e:
+        raise click.BadParameter(str(e), param_hint="--shard") from None
 
     try:  # (click's ranges let NaN through, and a turn time under 0.05 s is no table's)
         settings = ServerSettings(
-            turn_seconds=turn_seconds or None, bot_delay=bot_delay, ready_seconds=ready_seconds, auto_bot=auto_bot
+            turn_seconds=turn_seconds or None,
+            bot_delay=bot_delay,
+            ready_seconds=ready_seconds,
+            auto_bot=auto_bot,
+            shard=where,
         )
     except SettingError as e:
         raise click.BadParameter(e.message, param_hint=e.option) from None

@@ -29,7 +29,6 @@ from __future__ import annotations
 import dataclasses
 import hmac
 import logging
-import secrets
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -47,21 +46,14 @@ from .connection import Connection, token_hash
 from .durability import StoreWriter
 from .errors import RequestError
 from .halls import MATCH_KIND, Halls
-from .lobby import CODE_ALPHABET, Lobby
-from .storage import EventOp, Op, RecordBody, RecordOp, StatusOp
+from .lobby import Lobby
+from .shards import Shard
+from .storage import EventOp, Op, RecordBody, RecordOp, StatusOp, StoredTable
 from .table import Room, new_token
 
 log = logging.getLogger("gouji.server")
 
 MAX_MATCH_DEALS = S.MAX_MATCH_DEALS
-JOIN_CODE_LENGTH = 12
-"""A team's join code: 12 characters of the join codes' alphabet, some 59 random bits (a guess is a 404, and a
-client's 404s are limited: :mod:`.guard`)."""
-
-
-def new_join_code() -> str:
-    """A new team join code: random, derived from nothing public."""
-    return "".join(secrets.choice(CODE_ALPHABET) for _ in range(JOIN_CODE_LENGTH))
 
 
 class MatchesEvent(Protocol):
@@ -114,12 +106,11 @@ class DuplicateConfig(TableConfig):
 
 
 class DuplicateRoom(Room):
-    """One table of a duplicate match: a table that waits for the other one after each deal.  Its seats are
-    taken with a team's join code alone (:func:`join_team`), not with the table's code."""
+    """One table of a duplicate match: a table that waits for the other one after each deal."""
 
     hall: MatchHall | None = None
     expires_when_idle = False
-    seats_by_table_code = False
+    seated_by_team = True
 
     @property
     def table_index(self) -> int:
@@ -193,8 +184,16 @@ class DuplicateRoom(Room):
         super().attach(conn, seat, token_h)
 
 
+TEAM_CODE_LENGTH = 10
+"""A team's join code: 10 characters of 31, about 49 bits (its first names the match's shard)."""
+
+
 class MatchHall:
-    """A duplicate match between two teams at two tables, and its scorekeeper's view (记分员)."""
+    """A duplicate match between two teams at two tables, and its scorekeeper's view (记分员).
+
+    Each team's seats are taken with the team's join code: a random secret (not derived from the match's
+    public code), stored with the match, given to its organiser only (at creation and by
+    :func:`team_codes`), which the organiser may replace (:meth:`rotate`; the old one stops working)."""
 
     def __init__(self, row_id: int, code: str, info: dict[str, Any], writer: StoreWriter, owner_hash: str = "") -> None:
         self.id = row_id
@@ -202,6 +201,14 @@ class MatchHall:
         self.owner_hash = owner_hash
         """The hash of its organiser's token (an event's match: the event's organiser closes it)."""
         self.info = info
+        codes = info.get("team_codes")
+        self.codes: list[str] = (
+            [str(c) for c in codes]
+            if isinstance(codes, list) and len(codes) == 2
+            else [Shard().new_code(TEAM_CODE_LENGTH) for _ in range(2)]  # a match stored before codes were
+        )
+        self.state = 0
+        """The number of the hall's last change stored as an event of its row (a rotated code)."""
         self.teams: tuple[str, str] = (info["teams"][0], info["teams"][1])
         self.writer = writer
         self.tables: list[DuplicateRoom] = []
@@ -211,10 +218,6 @@ class MatchHall:
         self.event: MatchesEvent | None = None
         self.on_finished: Callable[[MatchHall], None] | None = None
         """Called once the end of the match is stored and sent (the lobby lets its tables go later)."""
-        self.join_codes: list[str] = []
-        """A join code per team: random secrets, read by the organiser alone (:func:`match_codes`)."""
-        self.state = 0
-        """The changes of the match's own row (its join codes, as events of the row)."""
 
     @property
     def fixture(self) -> str | None:
@@ -227,23 +230,27 @@ class MatchHall:
             room.hall = self
 
     def team_codes(self) -> list[str]:
-        """A join code per team (secret: never in a public view)."""
-        return list(self.join_codes)
+        """The join code of each team (secret: its organiser's to hand out)."""
+        return list(self.codes)
 
-    def new_join_codes(self) -> Op:
-        """Draw new join codes for both teams (the old ones stop working); returns the write that stores
-        them (an event of the match's row: its configuration, which a table's page may read, holds none)."""
-        self.join_codes = [new_join_code(), new_join_code()]
+    def team_of(self, code: str) -> int | None:
+        """The team (0 or 1) whose join code ``code`` is (any case), else None; compared in constant time."""
+        given = code.upper().encode()
+        hits = [hmac.compare_digest(given, c.encode()) for c in self.codes]
+        return hits.index(True) if any(hits) else None
+
+    def rotate(self, team: int, new: str) -> EventOp:
+        """Team ``team`` gets the join code ``new``; the old one stops working.  Returns the write."""
+        self.codes[team] = new
         self.state += 1
-        return EventOp(self.id, self.state, "join_codes", None, {"codes": list(self.join_codes)})
+        return EventOp(self.id, self.state, "team_code", team, {"code": new})
 
-    def team_of_code(self, code: str) -> int | None:
-        """Which team ``code`` seats (compared in constant time), or None."""
-        found = None
-        for team, mine in enumerate(self.join_codes):
-            if hmac.compare_digest(mine.encode(), code.encode()):
-                found = team
-        return found
+    def replay_codes(self, stored: StoredTable) -> None:
+        """The codes as the stored changes of the hall's row left them (after a restart)."""
+        for ev in stored.events:
+            if ev["kind"] == "team_code":
+                self.codes[int(ev["seat"])] = str(ev["data"]["code"])
+            self.state = max(self.state, int(ev["state"]))
 
     def seat_teams(self, table: int) -> list[str]:
         return [self.teams[team_at(table, s)] for s in range(SEATS)]
@@ -354,6 +361,7 @@ class MatchHall:
         return {
             "code": self.code,
             "kind": MATCH_KIND,
+            "teams": list(self.teams),
             "preset": self.info.get("preset"),
             "status": "over" if self.over else "playing",
             "event": self.info.get("event"),
@@ -465,6 +473,7 @@ async def create_match(
     info = {
         "kind": MATCH_KIND,
         "teams": teams,
+        "team_codes": [st.shard.new_code(TEAM_CODE_LENGTH) for _ in range(2)],
         "tables": table_codes,
         "deals": configs[0].set_length,
         "preset": configs[0].preset,
@@ -484,7 +493,6 @@ async def create_match(
     hall.join_tables(rooms)
     hall.event = event
     hall.on_finished = lobby.hall_finished
-    lobby.writer.commit([hall.new_join_codes()], lambda: None)
     lobby.halls.add(hall)
     for room in rooms:
         lobby.keep(room, key, let_go_when_over=False)
@@ -502,38 +510,42 @@ def _codes(hall: MatchHall) -> dict[str, Any]:
     }
 
 
-async def close_match(lobby: Lobby, code: str, data: Any) -> dict[str, Any]:
-    """``POST /api/matches/{code}/close`` with ``owner_token``: its organiser (an event's match: the event's)
-    closes a match that has not ended — both tables; in an event, its fixture may be started again."""
-    hall = match_of(lobby, code)
-    _check_organiser(hall, data, "close it")
-    if hall.over or hall.finishing:
-        raise RequestError(409, "the match is over")
-    lobby.close_hall(hall, "organiser", "closed by its organiser")
-    await lobby.writer.drain()
-    return {"code": hall.code, "closed": True}
-
-
-def _check_organiser(hall: MatchHall, data: Any, what: str) -> None:
-    """``data`` carries the ``owner_token`` of the match's organiser (an event's match: the event's)."""
+def _organiser(hall: MatchHall, data: Any, what: str) -> None:
+    """A 403 unless ``data`` carries the ``owner_token`` of the match's organiser (an event's match: the
+    event's organiser's too)."""
     token = data.get("owner_token") if isinstance(data, dict) else None
     owners = [hall.owner_hash] + ([hall.event.owner_hash] if hall.event is not None else [])
     if not isinstance(token, str) or not any(hmac.compare_digest(token_hash(token), h) for h in owners if h):
         raise RequestError(403, f"only the match's organiser can {what}")
 
 
-async def match_codes(lobby: Lobby, code: str, data: Any, rotate: bool = False) -> dict[str, Any]:
-    """``POST /api/matches/{code}/codes`` (``…/codes/rotate``) with ``owner_token``: the teams' join codes and
-    the tables' codes, for the organiser alone; rotated, the teams get new codes and the old ones stop
-    working (a seat taken already stays its holder's)."""
+async def team_codes(lobby: Lobby, code: str, data: Any) -> dict[str, Any]:
+    """``POST /api/matches/{code}/codes`` with ``owner_token``: the organiser reads the teams' join codes
+    (and the tables'); with ``rotate`` (0 or 1, a team) that team's code is replaced first — the old one
+    stops working at once.  Anyone else gets a 403, which says nothing of the codes."""
     hall = match_of(lobby, code)
-    _check_organiser(hall, data, "read its join codes" if not rotate else "change its join codes")
-    if rotate:
+    _organiser(hall, data, "read its join codes")
+    rotate = data.get("rotate")
+    if rotate is not None:
+        if isinstance(rotate, bool) or rotate not in (0, 1):
+            raise RequestError(400, "rotate must be 0 or 1 (a team), or left out")
         if hall.over or hall.finishing:
             raise RequestError(409, "the match is over")
-        lobby.writer.commit([hall.new_join_codes()], lambda: None)
-        await lobby.writer.drain()
+        op = hall.rotate(rotate, lobby.settings.shard.new_code(TEAM_CODE_LENGTH))
+        await lobby.writer.call(lobby.writer.store.write_batch, [op])
     return {"code": hall.code, **_codes(hall)}
+
+
+async def close_match(lobby: Lobby, code: str, data: Any) -> dict[str, Any]:
+    """``POST /api/matches/{code}/close`` with ``owner_token``: its organiser (an event's match: the event's)
+    closes a match that has not ended — both tables; in an event, its fixture may be started again."""
+    hall = match_of(lobby, code)
+    _organiser(hall, data, "close it")
+    if hall.over or hall.finishing:
+        raise RequestError(409, "the match is over")
+    lobby.close_hall(hall, "organiser", "closed by its organiser")
+    await lobby.writer.drain()
+    return {"code": hall.code, "closed": True}
 
 
 def match_of(lobby: Lobby, code: str) -> MatchHall:
@@ -546,9 +558,9 @@ def match_of(lobby: Lobby, code: str) -> MatchHall:
 async def join_team(lobby: Lobby, team_code: str, data: Any, client: str = "") -> dict[str, Any]:
     """``POST /api/teams/{code}/join``: take a free seat of the team (at either table, or the ``table`` and
     ``seat`` asked for); answers the table's code, the seat and its secret token."""
-    found = [(h, t) for h in lobby.halls.all(MatchHall) if (t := h.team_of_code(team_code.upper())) is not None]
-    if not found or len(team_code) != JOIN_CODE_LENGTH:
-        raise RequestError(404, f"no team code {team_code[:JOIN_CODE_LENGTH]!r}")
+    found = [(h, t) for h in lobby.halls.all(MatchHall) if (t := h.team_of(team_code)) is not None]
+    if not found:
+        raise RequestError(404, "no such team code")  # (nothing said of the code: it may be a guess)
     hall, team = found[0]
     if not isinstance(data, dict):
         raise RequestError(400, "the request body is a JSON object")

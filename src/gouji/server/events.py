@@ -26,7 +26,7 @@ from ..competition.duplicate import Tournament
 from ..competition.round_robin import Event, EventError, Fixture, MatchResult, check_teams
 from ..engine.rules import RuleSet
 from . import schemas as S
-from .config import new_seed, parse_table_request
+from .config import parse_table_request
 from .connection import token_hash
 from .duplicate import DuplicateRoom, MatchHall, create_match
 from .durability import StoreWriter
@@ -228,11 +228,7 @@ class EventHall:
 
 
 def parse_event_request(
-    data: Any,
-    default_turn: float | None,
-    default_bot_delay: float,
-    default_ready: float | None,
-    seed: int | None = None,
+    data: Any, default_turn: float | None, default_bot_delay: float, default_ready: float | None, seed: int
 ) -> dict[str, Any]:
     """Validate ``POST /api/events``: ``teams`` (2-16 names), ``deals`` a match (default 4), ``bots`` (team →
     bot standing in for it), and the tables' settings (``preset``, default ``tournament``, ``options``,
@@ -253,7 +249,7 @@ def parse_event_request(
         "teams": teams,
         "deals": deals,
         "rules": config.rules,
-        "seed": new_seed() if seed is None else seed,
+        "seed": seed,
         "bots": {t: bots_in.get(t) for t in teams},
         "table": table,
     }
@@ -313,11 +309,7 @@ async def restore_halls(lobby: Lobby, stored: list[StoredTable]) -> None:
             log.exception("match %s cannot be restored", st.code)
             continue
         hall = MatchHall(st.id, st.code, st.config, lobby.writer, st.owner_hash)
-        for ev in st.events:  # (the row's own changes: its teams' join codes)
-            if ev["kind"] == "join_codes":
-                hall.join_codes, hall.state = list(ev["data"]["codes"]), ev["state"]
-        if not hall.join_codes:  # a match stored before join codes were secrets: its teams get new ones
-            lobby.writer.commit([hall.new_join_codes()], lambda: None)
+        hall.replay_codes(st)
         hall.join_tables(rooms)
         event_code = st.config.get("event")
         hall.event = events.get(event_code) if event_code else None

@@ -15,7 +15,6 @@ import datetime as dt
 import hashlib
 import hmac
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -35,10 +34,6 @@ from .storage import RecordOp, StatusOp, StoredTable
 from .table import Room, new_token
 
 log = logging.getLogger("gouji.server")
-
-CODE_ALPHABET = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
-"""Join codes: no 0/O, 1/I/L, so a code read aloud or copied by hand comes through."""
-CODE_LENGTH = 6
 
 
 def client_key(client: str) -> str:
@@ -85,7 +80,9 @@ class Lobby:
         A table whose stored moves end its set (or a finished deal without its record — a database written
         before records went into the move's own transaction) gets what is missing rebuilt from its moves and
         stored, and a finished table is marked ``over`` and not kept in memory."""
-        stored = await self.writer.call(self.writer.store.open_tables)
+        shard = self.settings.shard
+        mine = shard.letters if shard.count > 1 else None  # (the other shards restore theirs)
+        stored = await self.writer.call(self.writer.store.open_tables, mine)
         halls = [st for st in stored if is_hall_row(st.config)]
         now = time.monotonic()
         for st in stored:
@@ -269,7 +266,7 @@ class Lobby:
     async def new_code(self) -> str:
         """A join code no table, match or event has (in memory or stored)."""
         for _ in range(20):
-            code = "".join(secrets.choice(CODE_ALPHABET) for _ in range(CODE_LENGTH))
+            code = self.settings.shard.new_code()  # (a code of this shard's: its first character names it)
             if code not in self.rooms and not await self.writer.call(self.writer.store.code_taken, code):
                 return code
         raise RequestError(503, "no free join code; try again")  # pragma: no cover
@@ -307,11 +304,11 @@ class Lobby:
             raise RequestError(429, "seats are taken and left too often: wait a little")
 
     async def join(self, code: str, data: Any, client: str = "", by_team: bool = False) -> dict[str, Any]:
-        """``POST /api/tables/{code}/join``: take a seat by nickname; returns the seat and its secret token.  A
-        table of a match seats only those who give a team's join code (``by_team``: :func:`.duplicate.join_team`)."""
+        """``POST /api/tables/{code}/join``: take a seat by nickname; returns the seat and its secret token.
+        A match's table is sat at only with a team's join code (``by_team``: :func:`.duplicate.join_team`)."""
         room = self.room(code)
-        if not (room.seats_by_table_code or by_team):
-            raise RequestError(403, "the seats of a match are taken with a team's join code, from its organiser")
+        if room.seated_by_team and not by_team:
+            raise RequestError(403, "a seat at a match's table is taken with its team's join code")
         if not isinstance(data, dict):
             raise RequestError(400, "the request body is a JSON object")
         nickname = valid_nickname(data.get("nickname"))

@@ -22,6 +22,7 @@ import msgspec
 import orjson
 
 from . import schemas as S
+from .schema_refusals import refusal
 
 VERSION = S.VERSION
 """The protocol version; a ``hello`` with another version is refused."""
@@ -148,7 +149,7 @@ def _refused(text: str | bytes, e: msgspec.ValidationError) -> ProtocolError:
     schema = next((c for c in S.CLIENT_MESSAGES if c.__struct_config__.tag == kind), None)
     if schema is None:
         return ProtocolError(BAD_MESSAGE, f"type must be one of {', '.join(CLIENT_TYPES)}", ref)
-    return ProtocolError(BAD_MESSAGE, S.refusal(e, msg, schema), ref)
+    return ProtocolError(BAD_MESSAGE, refusal(e, msg, schema), ref)
 
 
 def dumps(frame: dict[str, Any]) -> str:

@@ -18,7 +18,8 @@ from .guard import allowed_origins
 from .limits import Limits
 from .play_socket import PlaySocket
 from .settings import ServerSettings
-from .storage import StorageError, open_store
+from .shards import Shard, ShardError
+from .storage import StorageError, normalize_url, open_store
 
 WS_MAX_SIZE = 64 * 1024
 """Uvicorn closes a connection that sends a larger WebSocket frame (the app refuses any over 2 KiB)."""
@@ -73,6 +74,16 @@ def trusted_proxies(values: Sequence[str]) -> list[str]:
     return out
 
 
+def check_shard(database_url: str, shard: Shard) -> None:
+    """Several game servers share one PostgreSQL database; a StorageError for ``--shard`` on SQLite (a
+    file that one process writes)."""
+    if shard.count > 1 and normalize_url(database_url).startswith("sqlite"):
+        raise StorageError(
+            f"--shard {shard} needs PostgreSQL (--database-url postgresql://…): several game servers share "
+            "one database, and an SQLite file is written by one process"
+        )
+
+
 def proxy_options(trusted: Sequence[str]) -> dict[str, Any]:
     """Uvicorn's options for the client's address: the socket's peer, unless the peer is one of the
     ``trusted`` proxies — then the address its ``X-Forwarded-For`` names (the last one in it that is not a
@@ -99,6 +110,7 @@ def run(
     per-client limits (:func:`proxy_options`).  ``writer``: where the database's transactions run
     (:func:`~gouji.server.app.create_app`); by default :data:`DEFAULT_WRITER`."""
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
+    check_shard(database_url, (settings or ServerSettings()).shard)
     proxies = trusted_proxies(trusted_proxy)
     open_store(database_url).close()  # a clear StorageError now rather than a traceback from the app's startup
     app = create_app(
@@ -184,9 +196,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--writer", choices=WRITERS, default=DEFAULT_WRITER, help="where the database's transactions run"
     )
+    parser.add_argument(
+        "--shard", default="1/1", help="game server I of N on one PostgreSQL (I/N); its codes and tables only"
+    )
     parser.add_argument("--log-level", default="info")
     parser.add_argument("--no-access-log", action="store_true")
     args = parser.parse_args(argv)
+    try:
+        shard = Shard.parse(args.shard)
+    except ShardError as e:
+        parser.error(f"--shard: {e}")
     turn_seconds = args.turn_seconds or None
     try:
         limits = Limits(
@@ -211,6 +230,7 @@ def main(argv: list[str] | None = None) -> None:
             ready_seconds=args.ready_seconds,
             limits=limits,
             max_tables=args.max_tables,
+            shard=shard,
         )
     except SettingError as e:
         parser.error(f"{e.option} {e.message}")

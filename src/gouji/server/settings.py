@@ -11,6 +11,7 @@ from ..bots import BOTS
 from .config import check_table_defaults, new_seed
 from .errors import SettingError
 from .limits import Limits
+from .shards import Shard
 
 
 @dataclass(frozen=True)
@@ -23,7 +24,8 @@ class ServerSettings:
     from — a new table's or match's deals, an event's schedule, a table's bots' draws: unpredictable by
     default (:func:`.config.new_seed`); a test passes fixed ones to play the same deals each run.
     ``limits``: what a client may do how fast (:class:`.limits.Limits`); ``max_tables``: the tables held in
-    memory at most."""
+    memory at most.  ``shard``: which of several game servers on one PostgreSQL this is (``--shard I/N``):
+    it makes only codes of its own and restores only its own tables."""
 
     turn_seconds: float | None = 30.0
     bot_delay: float = 0.5
@@ -32,6 +34,7 @@ class ServerSettings:
     seeds: Callable[[], int] = new_seed
     limits: Limits = field(default_factory=Limits)
     max_tables: int = 2000
+    shard: Shard = field(default_factory=Shard)
 
     def __post_init__(self) -> None:
         # (else every table left to these defaults would be refused)

@@ -37,7 +37,9 @@ from sqlalchemy import (
     UniqueConstraint,
     create_engine,
     event,
+    func,
     select,
+    text,
     update,
 )
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -287,6 +289,10 @@ def make_engine(url: str) -> Engine:
     return engine
 
 
+MIGRATION_LOCK = 0x60D7_1000
+"""PostgreSQL's advisory lock key that serialises migrations of game servers sharing a database."""
+
+
 def migrate(engine: Engine) -> None:
     """Bring the database's schema up to date with the Alembic migrations shipped in the package."""
     from alembic import command
@@ -295,6 +301,9 @@ def migrate(engine: Engine) -> None:
     cfg = Config()
     cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            # shards starting together on one database: one migrates, the others wait and find it done
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, "head")
 
@@ -359,10 +368,13 @@ class Store:
                 return None
             return {"code": row.code, "status": row.status, "config": row.config, "id": row.id}
 
-    def open_tables(self) -> list[StoredTable]:
-        """Every open table with its events in order, to restore after a restart."""
+    def open_tables(self, first: str | None = None) -> list[StoredTable]:
+        """Every open table with its events in order, to restore; only codes starting with one of ``first``."""
         with self.sessions() as s:
-            rows = s.scalars(select(TableRow).where(TableRow.status == "open").order_by(TableRow.id)).all()
+            query = select(TableRow).where(TableRow.status == "open")
+            if first is not None:
+                query = query.where(func.substr(TableRow.code, 1, 1).in_(list(first)))
+            rows = s.scalars(query.order_by(TableRow.id)).all()
             return [self._stored(s, row) for row in rows]
 
     def stored_table(self, code: str) -> StoredTable | None:
@@ -539,15 +551,18 @@ class Store:
         RecordSummaryRow.players,
         RecordSummaryRow.totals,
         RecordSummaryRow.created_at,
+        TableRow.status,
     )
     """What a list of games shows of a record: its summary columns, never its body."""
 
     @staticmethod
-    def _summaries(rows: Sequence[Any]) -> list[dict[str, Any]]:
+    def _summaries(rows: Sequence[Any], name_open_tables: bool = True) -> list[dict[str, Any]]:
+        """``name_open_tables=False``: a table still open is not named (its code would seat a stranger who
+        found a player's games; it is named once its set is over)."""
         return [
             {
                 "id": r[0],
-                "table": r[1],
+                "table": r[1] if name_open_tables or r[7] != "open" else None,
                 "kind": r[2],
                 "deal": r[3],
                 "players": r[4],
@@ -582,4 +597,4 @@ class Store:
                 .order_by(RecordSummaryRow.record_id.desc())
                 .limit(limit)
             ).all()
-            return self._summaries(rows)
+            return self._summaries(rows, name_open_tables=False)

@@ -62,8 +62,8 @@ class Room(TableFrames):
     expires_when_idle = True
     """Whether the lobby closes the table when it waits too long for players (a match's tables wait for
     their match)."""
-    seats_by_table_code = True
-    """Whether anyone knowing the table's code may take a free seat (a match's are taken with a team's code)."""
+    seated_by_team = False
+    """Whether its seats are taken only with a team's join code (a match's tables), not its own code."""
 
     def __init__(
         self,

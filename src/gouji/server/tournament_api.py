@@ -3,7 +3,10 @@
 - ``POST /api/matches`` — a duplicate match: ``teams`` (two names, default X, Y), ``deals`` (default 4),
   ``preset`` (default ``tournament``) and ``options``, the timers, ``bots`` (two lists of six, table 1 and
   table 2 by seat, or an object team → bot standing in for the team).  Answers the match's ``code`` (its
-  scorekeeper's page), the organiser's ``owner_token``, ``team_codes`` and ``table_codes``.
+  scorekeeper's page), the organiser's ``owner_token``, ``team_codes`` and ``table_codes``.  A team's join
+  code is a random secret; no public view holds one, and a match's table takes no one by its own code.
+- ``POST /api/matches/{code}/codes`` — ``owner_token`` (and ``rotate``: 0 or 1): the organiser reads the
+  join codes, after replacing that team's (the old one stops working).
 - ``GET /api/matches/{code}`` — the scorekeeper's view (记分员): both tables, the places and small points of
   every deal both have finished, the totals, the result and 3/1/0 once it is over, the duplicate comparison.
 - ``POST /api/teams/{code}/join`` — ``nickname`` (and ``table``, ``seat``): a free seat of that team; answers
@@ -26,7 +29,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from . import schemas as S
-from .duplicate import close_match, create_match, join_team, match_codes, match_view
+from .duplicate import close_match, create_match, join_team, match_view, team_codes
 from .events import create_event, event_of
 from .guard import client_of
 from .lobby import Lobby
@@ -79,13 +82,8 @@ def tournament_routes(
 
     async def codes_(request: Request) -> Any:
         data = await read_body(request)
-        S.body(S.JoinCodes, data)
-        return await match_codes(_lobby(request), request.path_params["code"], data)
-
-    async def rotate_(request: Request) -> Any:
-        data = await read_body(request)
-        S.body(S.JoinCodes, data)
-        return await match_codes(_lobby(request), request.path_params["code"], data, rotate=True)
+        S.body(S.TeamCodes, data)
+        return await team_codes(_lobby(request), request.path_params["code"], data)
 
     async def close_event_(request: Request) -> Any:
         lobby = _lobby(request)
@@ -100,7 +98,6 @@ def tournament_routes(
         Route("/api/matches/{code}", wrap(match_), methods=["GET"]),
         Route("/api/matches/{code}/close", wrap(close_match_), methods=["POST"]),
         Route("/api/matches/{code}/codes", wrap(codes_), methods=["POST"]),
-        Route("/api/matches/{code}/codes/rotate", wrap(rotate_), methods=["POST"]),
         Route("/api/teams/{code}/join", wrap(join_team_), methods=["POST"]),
         Route("/api/events", wrap(create_event_), methods=["POST"]),
         Route("/api/events/{code}", wrap(event_), methods=["GET"]),

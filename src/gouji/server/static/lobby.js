@@ -311,7 +311,7 @@ export class Lobby {
       const deal = g.kind === "deal" ? g.deal : 0;
       const label = g.kind === "deal" ? t("deal_n", { n: g.deal + 1 }) : t("set_record");
       const tot = g.totals || [0, 0];
-      return h("li", h("a", { href: `/?replay=${g.id}&deal=${deal}` }, `${g.table} · ${label}`),
+      return h("li", h("a", { href: `/?replay=${g.id}&deal=${deal}` }, `${g.table || t("set_in_progress")} · ${label}`),
         h("span.muted", ` ${teamLabel(0)} ${tot[0]} : ${tot[1]} ${teamLabel(1)}`));
     })));
   }

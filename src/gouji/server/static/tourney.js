@@ -29,6 +29,9 @@ Object.assign(STRINGS.zh, {
   dup_codes: "入座码",
   dup_team_code_of: "{team} 队码",
   dup_table_code_of: "{n} 号桌桌号",
+  dup_codes_secret: "只给组织者看：队码是入座的凭据，发给各队自己的人。",
+  dup_rotate: "换码",
+  dup_rotated: "{team} 队换了新码，旧码不再能入座",
   dup_waiting_other: "等待另一桌打完本局：请坐在原位等待，不得交流。",
   dup_other_done: "两桌都打完了本局。",
   dup_banner: "复式比赛 {code} · {n} 号桌 · 1、3、5 号位：{a} · 2、4、6 号位：{b}",
@@ -93,6 +96,9 @@ Object.assign(STRINGS.en, {
   dup_codes: "Codes to sit down",
   dup_team_code_of: "team {team}'s code",
   dup_table_code_of: "table {n}'s code",
+  dup_codes_secret: "For the organiser only: a team's code takes its seats — give it to that team alone.",
+  dup_rotate: "New code",
+  dup_rotated: "Team {team} has a new code; the old one no longer takes a seat",
   dup_waiting_other: "Waiting for the other table to finish this deal: stay in your seat, no talking (不得交流).",
   dup_other_done: "Both tables have finished this deal.",
   dup_banner: "Duplicate match {code} · table {n} · seats 1, 3, 5: {a} · seats 2, 4, 6: {b}",
@@ -385,23 +391,24 @@ export class ScorekeeperView extends Polled {
     super(root, `/api/matches/${encodeURIComponent(code)}`, opts);
     this.code = code;
     this.records = null;
+    this.codes = null;
+    this.loadCodes();
   }
 
-  // the teams' join codes are secrets: the organiser's token reads them (the public view has none)
-  async poll() {
-    await super.poll();
-    const m = this.data;
-    if (!m || this.teamCodes || this.askedCodes || m.status === "over") return;
-    const org = organiser("match", this.code) || (m.event ? organiser("event", m.event) : null);
+  /** The join codes, for the organiser only (its token from when it created the match); `rotate`: the team
+   * whose code is replaced first. */
+  async loadCodes(rotate) {
+    const org = organiser("match", this.code);
     if (!org || !org.owner_token) return;
-    this.askedCodes = true;
     try {
-      const res = await api(`/api/matches/${encodeURIComponent(this.code)}/codes`, { owner_token: org.owner_token });
-      this.teamCodes = res.team_codes.map((c) => c.code);
-      this.draw();
-    } catch {
-      this.teamCodes = null; // not the organiser's browser: no codes to show
+      const body = { owner_token: org.owner_token };
+      if (rotate !== undefined) body.rotate = rotate;
+      this.codes = await api(`/api/matches/${encodeURIComponent(this.code)}/codes`, body);
+      if (rotate !== undefined && this.data) toast(t("dup_rotated", { team: this.data.teams[rotate] }));
+    } catch (e) {
+      toast(t("error", { msg: e.message }), "error");
     }
+    this.draw();
   }
 
   render(m) {
@@ -422,10 +429,12 @@ export class ScorekeeperView extends Polled {
       tb.seats ? h("ul.seat-list", tb.seats.map((s) => h("li.team" + teamIndex(s.team),
         h("span.seat-label", t("seat_n", { n: s.seat + 1 })), h("span.team-name", s.team),
         h("span.who", s.nickname || (s.bot ? botChoice(s.bot) : t("free")))))) : null)));
-    const codes = this.teamCodes && m.status !== "over"
-      ? h("div.panel.dup-codes", h("h3", t("dup_codes")), h("ul.plain",
-          this.teamCodes.map((c, i) => h("li", t("dup_team_code_of", { team: m.teams[i] }), ": ", h("b.code-text", c))),
-          (m.tables || []).map((tb) => h("li", t("dup_table_code_of", { n: tb.table + 1 }), ": ", h("b.code-text", tb.code)))))
+    const mine = this.codes;
+    const codes = mine && m.status !== "over"
+      ? h("div.panel.dup-codes", h("h3", t("dup_codes")), h("p.small.muted", t("dup_codes_secret")), h("ul.plain",
+          mine.team_codes.map((c, i) => h("li", t("dup_team_code_of", { team: c.team }), ": ", h("b.code-text", c.code), " ",
+            h("button.btn.small.rotate", { type: "button", dataset: { team: i }, onclick: () => this.loadCodes(i) }, t("dup_rotate")))),
+          mine.table_codes.map((tb) => h("li", t("dup_table_code_of", { n: tb.table + 1 }), ": ", h("b.code-text", tb.code)))))
       : null;
     const rows = m.results.map((r) => h("tr", { dataset: { deal: r.deal } },
       h("td", t("deal_n", { n: r.deal })),

@@ -45,6 +45,7 @@ export default {
   no_games: "No finished games found.",
   deal_n: "Deal {n}",
   set_record: "whole set",
+  set_in_progress: "a set in progress",
   team_red: "Red",
   team_blue: "Blue",
   totals: "Totals",

@@ -45,6 +45,7 @@ export default {
   no_games: "没有找到已结束的牌局。",
   deal_n: "第 {n} 局",
   set_record: "整盘",
+  set_in_progress: "进行中的一盘",
   team_red: "红方",
   team_blue: "蓝方",
   totals: "总分",
