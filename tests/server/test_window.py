@@ -249,3 +249,48 @@ def test_bots_passes_go_at_the_pass_pace_and_their_plays_take_the_masking_time()
     assert statistics.median(first) < mask, first
     assert statistics.median(later) < mask * PASS_PACE, later
     assert all(t >= mask for t in others)
+
+
+def test_a_timer_that_wakes_early_does_not_hang_the_window(monkeypatch: Any) -> None:
+    """The event loop may wake a sleep a little before its time (uvloop does, under Uvicorn). A window's task
+    then found the masking time not over and the person's answer not given, and slept an hour; an answer that
+    came before the masking time ended left the window to that task: the table hung. Every sleep here wakes
+    at half its time; the person answers after that wake and before the masking time ends."""
+    real_sleep = asyncio.sleep
+
+    async def early(delay: float, result: Any = None) -> Any:
+        return await real_sleep(delay / 2 if 0 < delay < 60 else delay, result)
+
+    async def play() -> int:
+        room = _room("qingdao", 11, (None, "random", "random", "random", "random", "random"), bot_delay=0.3)
+        room.commit("join", 0, {"nickname": "p0", "token_hash": token_hash("token-0")})
+        conn = Connection(limit=100_000)
+        room.attach(conn, 0, token_hash("token-0"))
+        if room.status == "waiting":
+            room.commit("start")
+        monkeypatch.setattr(asyncio, "sleep", early)
+        answered, last = 0, None
+        loop = asyncio.get_running_loop()
+        end = loop.time() + 60
+        while answered < 3:
+            assert loop.time() < end, "the table hung: a window waited for a task asleep for an hour"
+            f = _latest(conn) or last
+            last = f
+            if f is None or "legal_count" not in f["turn"] or f["turn"]["seat"] != 0:
+                await real_sleep(0.01)
+                continue
+            await real_sleep(0.2)  # after the task's early wake (0.15 s), before the masking time ends (0.3 s)
+            deal = room.match.current
+            action = HeuristicBot().decide(deal.view(0), deal.legal_actions_of(0), None)  # type: ignore[arg-type]
+            room.intent(conn, P.ClientMessage("act", token="token-0", action=str(action), state=f["state"]))
+            state = f["state"]
+            while (g := _latest(conn)) is None or g["state"] <= state:
+                assert loop.time() < end, f"the table hung after the answer at state {state}"
+                last = g or last
+                await real_sleep(0.01)
+            last = g
+            answered += 1
+        room.shut("test over")
+        return answered
+
+    assert _run(play()) == 3

@@ -323,8 +323,9 @@ class Room(TableFrames):
             w.answers[s] = (answer, "bot" if self.seats[s].bot is not None else "auto")
             w.thinking.remove(s)
         self.pace(w)
-        wait = w.until - loop.time()
-        if wait > 0:
+        # (a sleep may wake a little early — uvloop's do: sleep again, or an answer given in that gap, which
+        # leaves the window to this task, would wait for the hour's sleep below)
+        while (wait := w.until - loop.time()) > 0:
             await asyncio.sleep(wait)
         while not w.complete:
             if w.deadline is None:
