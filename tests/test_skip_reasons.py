@@ -13,7 +13,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_a_skipped_browser_test_says_why() -> None:
     env = {**os.environ, "GOUJI_CHROMIUM": "/nonexistent/chromium"}
-    test = "tests/browser/test_table.py::test_a_person_plays_a_whole_deal_with_five_bots"
+    test = "tests/browser/test_table.py::test_an_illegal_selection_cannot_be_sent"
     # no -p xdist: run in one process; the options under test come from pyproject.toml
     run = subprocess.run(
         [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", test],

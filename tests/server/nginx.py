@@ -21,13 +21,25 @@ front = importlib.util.module_from_spec(_spec)
 _spec.loader.exec_module(front)
 
 
-def _need() -> None:
+def need_nginx() -> str:
+    """The nginx binary, or skip (outside CI) / fail (under CI) saying why."""
     try:
-        front.need_nginx()
+        path: str = front.need_nginx()
     except FileNotFoundError as e:
         if os.environ.get("CI"):
             pytest.fail(str(e))
         pytest.skip(str(e))
+    return path
+
+
+def _need() -> None:
+    need_nginx()
+
+
+def nginx_conf(prefix: Path, http_block: str) -> Path:
+    """A whole nginx.conf around ``http_block``, everything under ``prefix``."""
+    conf: Path = front.nginx_conf(prefix, http_block)
+    return conf
 
 
 def check_conf(prefix: Path, http_block: str) -> subprocess.CompletedProcess[str]:
@@ -44,4 +56,4 @@ def running_nginx(prefix: Path, http_block: str, port: int) -> AbstractContextMa
     return runner
 
 
-__all__ = ["check_conf", "running_nginx"]
+__all__ = ["check_conf", "need_nginx", "nginx_conf", "running_nginx"]
