@@ -31,10 +31,11 @@ def nginx_conf(prefix: Path, http_block: str) -> Path:
     )
     conf = prefix / "nginx.conf"
     conf.write_text(
-        f"""worker_processes 1;
+        f"""worker_processes auto;
+worker_rlimit_nofile 16384;
 pid {prefix / "nginx.pid"};
 error_log {prefix / "error.log"} warn;
-events {{ worker_connections 256; }}
+events {{ worker_connections 8192; }}
 http {{
     access_log off;
 {temps}
