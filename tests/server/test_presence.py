@@ -7,7 +7,10 @@ from typing import Any
 
 
 def offline_of(frame: dict[str, Any]) -> list[int]:
-    return [s["seat"] for s in frame["table"]["seats"] if s["offline"]]
+    """The seats a frame's table marks offline (``"offline": true``; a seat with a connection has no mark)."""
+    seats = frame["table"]["seats"]
+    assert all(s.get("offline", True) is True for s in seats), "a seat's mark is true or absent"
+    return [s["seat"] for s in seats if s.get("offline")]
 
 
 def test_a_seat_without_a_connection_is_offline_to_the_others_until_it_returns(make_server: Any) -> None:
@@ -19,7 +22,7 @@ def test_a_seat_without_a_connection_is_offline_to_the_others_until_it_returns(m
         with server.connect(t["code"], t["token"]) as ann:
             first = ann.frames[-1]
             assert offline_of(first) == [3], "bob holds a seat and has no connection yet"
-            assert all(not s["offline"] for s in first["table"]["seats"] if s["bot"] is not None)
+            assert all("offline" not in s for s in first["table"]["seats"] if s["bot"] is not None)
             with server.connect(t["code"], bob["token"]) as b:
                 assert offline_of(b.frames[-1]) == []  # bob's own full frame
                 seen = ann.until(lambda f: f["type"] == "presence")

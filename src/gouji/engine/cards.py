@@ -7,6 +7,7 @@ per-rank counts, indexed by the rank's position in that order.
 
 from __future__ import annotations
 
+import operator
 import random
 from collections.abc import Iterable, Mapping, Sequence
 
@@ -60,12 +61,12 @@ def parse_counts(text: str) -> Counts:
     return tuple(counts)
 
 
-_HIGH_TO_LOW = tuple(range(NUM_RANKS - 1, -1, -1))
+_RANKS_HIGH_TO_LOW = RANKS[::-1]
 
 
 def format_counts(counts: Sequence[int]) -> str:
     """The canonical text of a multiset of cards: highest rank first, e.g. ``"DX22AAK9"``."""
-    return "".join([RANKS[r] * counts[r] for r in _HIGH_TO_LOW])
+    return "".join(map(operator.mul, _RANKS_HIGH_TO_LOW, reversed(counts)))  # (each rank's letter × its count)
 
 
 def total(counts: Sequence[int]) -> int:

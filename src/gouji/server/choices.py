@@ -8,6 +8,7 @@ All of it comes from the seat's own hand and its own legal actions, and goes onl
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import sub
 from typing import Any
 
 from ..engine import cards as C
@@ -36,7 +37,8 @@ def legal_set(legal: LegalActions) -> dict[str, Any]:
 def plays_needed(hand: Sequence[int], bie_san: bool) -> int:
     """How many plays empty ``hand`` at best: one per natural rank (2s and jokers ride along; under 憋三 the
     3s are a play of their own, the last)."""
-    groups = sum(1 for r in range(C.FOUR if bie_san else C.THREE, C.ACE + 1) if hand[r])
+    natural = hand[C.FOUR if bie_san else C.THREE : C.ACE + 1]
+    groups = len(natural) - natural.count(0)  # (the ranks held: the same as counting them one by one)
     n = groups
     if not groups and (hand[C.TWO] or hand[C.SMALL] or hand[C.BIG]):
         n = 1
@@ -57,8 +59,7 @@ def burn_needs(hand: Sequence[int], legal: LegalActions, bie_san: bool) -> dict[
     out: dict[str, list[int]] = {}
     for a in legal.explicit:
         if isinstance(a, Burn):
-            rest = [h - p for h, p in zip(hand, a.play.counts, strict=True)]
-            out[str(a.play)] = burn_need(rest, bie_san)
+            out[str(a.play)] = burn_need(list(map(sub, hand, a.play.counts)), bie_san)
             if len(out) >= BURN_NEEDS_CAP:
                 break
     return out

@@ -20,7 +20,7 @@ import concurrent.futures
 import logging
 import random
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..bots import Bot, make_bot
@@ -91,7 +91,7 @@ class Room(TableFrames):
         had a choice) of the last windows (at most 10,000): what the time of a deal went on."""
         self.stored = 0
         """The state number up to which every change is durably stored: frames of later states wait."""
-        self._outbox: collections.deque[tuple[int, list[_Delivery]]] = collections.deque()
+        self._outbox: collections.deque[tuple[int, Sequence[_Delivery]]] = collections.deque()
         """Frames made at a state not yet stored, in order: (state, what to write to whom)."""
         self._auto_buckets = [TokenBucket(self.limits.auto_rate, self.limits.auto_burst) for _ in range(SEATS)]
         self.phrase_buckets: dict[int, TokenBucket] = {}
@@ -171,6 +171,7 @@ class Room(TableFrames):
         conn.seat, conn.token_hash, conn.room = seat, token_h, self
         before = self.offline()
         self.conns.add(conn)
+        self._seats_version += 1  # (who is offline may have changed)
         nickname = self.seats[seat].nickname if seat is not None else None
         conn.send(P.welcome_frame(self.code, seat, nickname))
         conn.send(self.state_frame(seat, full=True))
@@ -179,6 +180,7 @@ class Room(TableFrames):
     def detach(self, conn: Connection) -> None:
         before = self.offline()
         self.conns.discard(conn)
+        self._seats_version += 1
         self._presence(before)
 
     def connected(self) -> set[int | None]:
@@ -204,7 +206,7 @@ class Room(TableFrames):
             return
         frames = Frames(self, new)
         texts: dict[int | None, str] = {}
-        out: list[_Delivery] = []
+        out: list[tuple[Connection, str]] = []
         for conn in self.conns:
             text = texts.get(conn.seat)
             if text is None:
@@ -212,7 +214,7 @@ class Room(TableFrames):
             out.append((conn, text))
         if self.stored >= self.state and not self._outbox:
             for conn, frame in out:
-                _write(conn, frame)
+                conn.push(frame)
         else:
             self._outbox.append((self.state, out))
 

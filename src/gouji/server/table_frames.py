@@ -41,7 +41,9 @@ class TableFrames(TableState):
         self._hands: dict[int, tuple[list[int], str, int]] = {}
         """seat → (its hand's counts, the hand as JSON text, its count of cards): :meth:`own_hand`."""
         self._last_deal_of: tuple[tuple[int, int, bool], dict[str, Any] | None] | None = None
-        self._table_text_of: tuple[tuple[int, str, int, int, tuple[int, ...]], str, str] | None = None
+        self._table_text_of: tuple[tuple[int, str, int, int], str, str] | None = None
+        self._offline_of: tuple[int, tuple[int, ...]] | None = None
+        """(the seats' version it was worked out at, :meth:`offline`)."""
 
     def connected(self) -> set[int | None]:
         """The seats with a connection at the table (none here: the connections are the I/O's,
@@ -49,19 +51,26 @@ class TableFrames(TableState):
         return set()
 
     def offline(self) -> tuple[int, ...]:
-        """The people's seats with no connection at the table (断线): public, as who holds a seat is."""
-        online = self.connected()
-        return tuple(s.index for s in self.seats if s.bot is None and s.nickname is not None and s.index not in online)
+        """The people's seats with no connection at the table (断线): public, as who holds a seat is.  (Worked
+        out again only when the seats' version changed: a connection coming or going changes it too.)"""
+        cached = self._offline_of
+        if cached is None or cached[0] != self._seats_version:
+            online = self.connected()
+            people = [s.index for s in self.seats if s.bot is None and s.nickname is not None]
+            off = tuple(i for i in people if i not in online)
+            cached = self._offline_of = (self._seats_version, off)
+        return cached[1]
 
     def public(self, config: bool = True) -> dict[str, Any]:
-        """The table as everyone may see it (``config=False``: without the configuration)."""
+        """The table as everyone may see it (``config=False``: without the configuration); a seat's entry says
+        ``"offline": true`` while it has no connection (:meth:`offline`), and nothing of it otherwise."""
         m = self.match
         offline = self.offline()
         out: dict[str, Any] = {
             "code": self.code,
             "status": self.status,
             "state": self.state,
-            "seats": [{**s.public(), "offline": s.index in offline} for s in self.seats],
+            "seats": [{**s.public(), "offline": True} if s.index in offline else s.public() for s in self.seats],
             "deal": len(m.deals) - 1,
             "deals_over": len(m.points),
             "points": [list(p) for p in m.points],
@@ -81,7 +90,7 @@ class TableFrames(TableState):
         if self.ready is not None:
             return P.dumps(self.public(config=False))
         m = self.match
-        key = (self._seats_version, self.status, len(m.deals), len(m.points), self.offline())
+        key = (self._seats_version, self.status, len(m.deals), len(m.points))
         cached = self._table_text_of
         if cached is None or cached[0] != key:
             table = self.public(config=False)
@@ -257,10 +266,13 @@ class Frames:
             f'{{"type":"state","v":{P.VERSION},"state":{room.state},"full":false,'
             f'"table":{room.table_text()},"deal":{len(room.match.deals) - 1}'
         )
-        self.rest = P.dumps(view)[1:]
+        self.rest = P.dumps(view)[1:-1]
+        """The public view's keys but its seat and players, without the braces."""
         self.players_text = P.dumps(self.players)[1:-1]
         self._player_texts: list[str] | None = None
         self.turn_text = P.dumps(self.turn)
+        self.turn_seats = frozenset(self.turn.get("seats", ())) | {self.turn["seat"]}
+        """The seats whose turn is their own (the seat to act, the window's seats); the others' is the public."""
         same = True
         for _, e in events:
             if not Deal.event_same_for_all(e):
@@ -273,7 +285,7 @@ class Frames:
     def text(self, seat: int | None) -> str:
         room = self.room
         if seat is None:
-            view = f'{{"seat":null,"players":[{self.players_text}],{self.rest}'
+            view = f'{{"seat":null,"players":[{self.players_text}],{self.rest}}}'
         elif self.whole:
             view = P.dumps(room.sent_view(seat, full=False))
         else:
@@ -285,9 +297,9 @@ class Frames:
                 mine = list(self._player_texts)
                 mine[seat] = P.dumps({**self.players[seat], "cards": n})
                 players = ",".join(mine)
-            view = f'{{"seat":{seat},"players":[{players}],{self.rest[:-1]},"hand":{hand}}}'
+            view = f'{{"seat":{seat},"players":[{players}],{self.rest},"hand":{hand}}}'
         turn = self.turn_text
-        if seat is not None and (seat == self.turn["seat"] or seat in self.turn.get("seats", ())):
+        if seat in self.turn_seats and seat is not None:
             turn = P.dumps(room.turn_info(seat, self.burn_offer))
         events = self.events_text
         if events is None:

@@ -110,7 +110,8 @@ class TableState:
         """Whether a window's answers are being fed (nobody is asked anything meanwhile)."""
         self._seats_version = 0
         """Counts the changes that may change the seats or the table's status outside play (every change but
-        an action, and an action that switched its seat's 托管): a key of the public table's cache."""
+        an action, and an action that switched its seat's 托管) and the connections come and gone (who is
+        offline, :meth:`.table_frames.TableFrames.offline`): a key of the public table's caches."""
         self.replaying = False
         self.replayed_records: list[tuple[str, int | None, RecordBody, list[dict[str, Any]]]] = []
         """While replaying: the records the replayed moves produced (kind, deal index, body, players)."""
@@ -244,10 +245,12 @@ class TableState:
         deal = self.match.current
         mask = self.config.bot_delay
         w = Window(key, window_kind(deal), deal.window(), now, now + mask, deal.phase, len(deal.events))
+        people = False
         for s in w.seats:
             legal = deal.legal_actions_of(s)
             seat = self.seats[s]
             person = seat.bot is None and not seat.auto
+            people = people or person
             w.choice = w.choice or len(legal) > 1
             if len(legal) == 1 and not (person and seat.ask_single and seat.nickname is not None):
                 w.answers[s] = (legal[0], "forced")
@@ -259,7 +262,6 @@ class TableState:
         turn = self.config.turn_seconds
         if w.asked and turn is not None:
             w.deadline = wall + turn
-        people = any(self.seats[s].bot is None and not self.seats[s].auto for s in w.seats)
         self.countdown = int((wall + turn) * 1000) if turn is not None and people else None
         self.window = w
         self.pace(w)
