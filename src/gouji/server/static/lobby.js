@@ -53,7 +53,7 @@ export class Lobby {
       h("section.lobby",
         h("div.hero", h("h1", t("hero_title")), h("p", t("hero_text"))),
         h("div.lobby-grid", this.createForm(), h("div.lobby-col", this.joinForm(), this.mySeats(), this.replayForm())),
-        h("div.lobby-grid.lobby-tourney", tourneyPanels(this.go, data))),
+        h("div.lobby-grid.lobby-tourney", tourneyPanels(this.go, data, this.bots))),
     );
     if (this.joinCode) {
       const form = this.root.querySelector("#join-form");
