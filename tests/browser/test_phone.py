@@ -343,6 +343,8 @@ def test_the_bar_shows_the_whole_score_on_a_phone(browser: Any, server: LiveServ
             page.goto("/")
             open_seat(page, t["code"], 0, t["token"], "Ann")
             my_turn(page)  # (the bots have played up to Ann: no frame redraws the bar under the test)
+            status = page.inner_text(".status-line")
+            assert "you is" not in status.lower() and "你 正在" not in status, status  # ("You are deciding")
             for names in (None, ["Harbour Lights Social Club", "金色年华俱乐部代表队"]):
                 page.evaluate(
                     """(names) => { const v = window.gouji.view; v.table.totals = [12, 30];

@@ -120,6 +120,7 @@ export default {
   phase_xuandian: "declare 宣点",
   phase_buy_four: "buy a 4 买四",
   phase_tribute_return: "give back 还贡",
+  phase_setup_wait_you: "You are deciding: {what}",
   phase_setup_wait: "{name} is deciding: {what}",
   p_revolution: "You hold no 2 and no joker: you may revolt (革命) — lay your hand down and sit this deal out.",
   p_revolution_no: "You hold a 2 or a joker, so you cannot revolt.",

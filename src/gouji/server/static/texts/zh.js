@@ -125,6 +125,7 @@ export default {
   phase_xuandian: "宣点",
   phase_buy_four: "买四",
   phase_tribute_return: "还贡",
+  phase_setup_wait_you: "你正在决定：{what}",
   phase_setup_wait: "{name} 正在决定：{what}",
   p_revolution: "你手里没有 2 也没有王，可以革命：亮出手牌，本局不参加。",
   p_revolution_no: "你有 2 或王，不能革命。",
