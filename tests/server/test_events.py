@@ -181,6 +181,13 @@ def test_a_team_of_people_and_bots_seat_by_seat_plays_its_fixtures(make_server: 
         assert mine["status"] == "over" and sum(mine["small_points"]) == 42
         view = api(srv, f"/api/matches/{opened['code']}")
         assert [[s["nickname"] for s in tb["seats"] if s["nickname"]] for tb in view["tables"]] == [["p1"], ["p2"]]
+    with make_server() as srv2:  # after a restart the teams are the same, seat by seat
+        assert event(srv2, code)["bots"] == bots
+        m = fixtures[frozenset(("Mix", "Levels"))]
+        opened = start(srv2, code, token, m["key"])
+        mix = [m["x"], m["y"]].index("Mix")
+        for t, six in enumerate(seat_bots(api(srv2, f"/api/matches/{opened['code']}"))):
+            assert six == [bots["Mix" if team_at(t, s) == mix else "Levels"][s // 2] for s in range(6)], (t, six)
 
 
 def test_a_team_refused_seat_by_seat_names_the_field_and_changes_nothing(make_server: Any) -> None:
