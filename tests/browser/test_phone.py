@@ -76,8 +76,9 @@ def _person_table(server: LiveServer, **body: Any) -> dict[str, Any]:
 
 
 def _check_layout(page: Any, where: str) -> None:
-    """At each phone size: the page does not scroll, the decision's buttons are on screen and every tap
-    target is at least 44 × 44 px; at a laptop's size the side panel is there and no sheet button."""
+    """At each phone size: the page does not scroll, the decision's buttons are on screen, every tap target
+    is at least 44 × 44 px and the bar's items (the score too) are whole (:data:`BAR_CHECK`); at a laptop's
+    size the side panel is there and no sheet button."""
     for vp in PHONES:
         page.set_viewport_size(vp)
         page.wait_for_function("w => innerWidth === w", arg=vp["width"])
@@ -88,6 +89,8 @@ def _check_layout(page: Any, where: str) -> None:
         hand = got["hand"]
         assert hand and hand["bottom"] <= vp["height"] + 1 and hand["top"] >= 0, (where, vp, hand)
         assert got["sheetBtn"] and not got["side"], (where, vp, "the log is a sheet on a phone")
+        bar = page.evaluate(BAR_CHECK, False)
+        assert not bar["bad"] and len(bar["pts"]) == 2, (where, vp, "the bar's items cut off", bar)
     page.set_viewport_size(LAPTOP)
     page.wait_for_function("w => innerWidth === w", arg=LAPTOP["width"])
     got = page.evaluate(LAYOUT, TARGETS)
