@@ -363,6 +363,9 @@ def test_the_bar_shows_the_whole_score_on_a_phone(browser: Any, server: LiveServ
                     assert not got["bad"], (where, got["bad"])
                     assert got["pts"] == ["12", "30"], (where, got)
                     assert got["names"] == (names or (["Red", "Blue"] if locale == "en-US" else ["红方", "蓝方"])), got
+                    if names and vp != LAPTOP:  # the match's line is one line on a phone, the whole in its title
+                        banner = page.eval_on_selector("#dup-banner", "e => [e.offsetHeight, e.title]")
+                        assert banner[0] <= 28 and names[0] in banner[1] and names[1] in banner[1], (where, banner)
                     if vp["width"] in (390, 360, 740):
                         shot(page, f"phone-bar-{locale[:2]}-{vp['width']}{'-long' if names else ''}")
         finally:

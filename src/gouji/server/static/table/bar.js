@@ -108,6 +108,7 @@ export const barMethods = {
     const text = duplicateBanner(dup);
     this.dupEl.hidden = !text;
     this.dupEl.textContent = text || "";
+    this.dupEl.title = text || "";
     this.dupEl.classList.toggle("waiting", !!(dup && dup.waiting));
   },
 
