@@ -218,7 +218,7 @@ class TableSettings(Body, frozen=True, kw_only=True):
         Meta(description="the ready timeout between two deals; default the server's, else turn_seconds"),
     ] = None
     bot_delay: Annotated[
-        BotDelay | UnsetType, Meta(description="the masking time of every decision; default the server's (0.5)")
+        BotDelay | UnsetType, Meta(description="the masking time of every decision; default the server's (0.4)")
     ] = UNSET
     card_counter: Annotated[bool, Meta(description="记牌器: when false the views carry no `played`")] = True
 

@@ -55,8 +55,8 @@ function timerSelect(name) {
 function speedSelect(name) {
   return h("select", { name, id: name },
     h("option", { value: "0" }, t("speed_instant")),
-    h("option", { value: "0.3" }, t("speed_fast")),
-    h("option", { value: "0.8", selected: true }, t("speed_normal")));
+    h("option", { value: "0.2" }, t("speed_fast")),
+    h("option", { value: "0.4", selected: true }, t("speed_normal")));
 }
 
 /** The team (0 = first, 1 = second) in `seat` of `table` (0 or 1): seats 0, 2, 4 of table 1 are team 1's. */
