@@ -16,6 +16,7 @@ from gouji.server.duplicate import MatchHall
 from gouji.server.events import EventHall
 
 from .conftest import LiveServer, shot
+from .test_phone import axe_violations
 from .test_table import act_by_hint, my_turn
 
 DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "scorekeeper.png"
@@ -209,6 +210,7 @@ def test_an_event_team_mixed_seat_by_seat_from_the_form(new_page: Any, server: L
         assert not got["small"] and not got["off"] and got["scrollW"] <= vp["width"], got
         page.eval_on_selector("#event-form", "e => e.scrollIntoView()")
         shot(page, f"event-form-mixed-{vp['width']}")
+        assert axe_violations(page) == [], "the lobby with an event's teams chosen seat by seat"
         page.click("#event-create")
         page.wait_for_selector(".event-view")
         code: str = page.evaluate("new URLSearchParams(location.search).get('event')")
