@@ -112,7 +112,8 @@ function matchForm(go, presets, bots) {
     h("p.muted.small", t("dup_help")),
     h("div.row2", field(t("dup_team_names"), h("div.row2", names[0], names[1])), field(t("dup_deals"), deals)),
     h("div.row2", field(t("preset"), presetSelect(presets, "dup_preset")), field(t("timer"), timerSelect("dup_timer"))),
-    h("div.row2", field(t("bot_speed"), speedSelect("dup_speed")), field(t("dup_who"), who)),
+    field(t("bot_speed"), speedSelect("dup_speed")),
+    field(t("dup_who"), who),  // (a row of its own: "one person per table, bots for the rest" is long)
     h("details.dup-seats", h("summary", t("dup_seats")), grid),
     h("button.btn.primary#match-create", { type: "submit" }, t("dup_create")));
   return form;
