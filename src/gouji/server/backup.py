@@ -104,9 +104,19 @@ def _sqlite_connect(path: Path) -> sqlite3.Connection:
     return sqlite3.connect(path, timeout=30)
 
 
-def _sqlite_tables(conn: sqlite3.Connection) -> list[str]:
-    rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").fetchall()
-    return [str(r[0]) for r in rows]
+def _sqlite_tables(conn: sqlite3.Connection, name: Path, unreadable: str, gouji: str | None = None) -> list[str]:
+    """The tables of the SQLite file ``name`` open on ``conn``.  A :class:`BackupError` when the file is no
+    SQLite database (``"{name} {unreadable}: {why}"``), or when ``gouji`` is given and a table of a gouji
+    server's database is missing (``"{name} {gouji} (it has no …)"``)."""
+    try:
+        rows = conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name").fetchall()
+    except sqlite3.DatabaseError as e:
+        raise BackupError(f"{name} {unreadable}: {e}") from None
+    tables = [str(r[0]) for r in rows]
+    missing = [t for t in GOUJI_TABLES if t not in tables]
+    if gouji is not None and missing:
+        raise BackupError(f"{name} {gouji} (it has no {', '.join(missing)})")
+    return tables
 
 
 def _pg_program(name: str) -> str:
@@ -193,13 +203,7 @@ def _backup_sqlite(source: Path, partial: Path) -> None:
     if not source.is_file():
         raise BackupError(f"no database at {source}: there is nothing to back up")
     with contextlib.closing(_sqlite_connect(source)) as src:
-        try:
-            tables = _sqlite_tables(src)
-        except sqlite3.DatabaseError as e:
-            raise BackupError(f"{source} is not an SQLite database: {e}") from None
-        missing = [t for t in GOUJI_TABLES if t not in tables]
-        if missing:
-            raise BackupError(f"{source} is not a gouji server's database (it has no {', '.join(missing)})")
+        _sqlite_tables(src, source, "is not an SQLite database", gouji="is not a gouji server's database")
         with contextlib.closing(sqlite3.connect(partial)) as dst:
             try:
                 # one step (pages=-1): every page read in one read transaction, so the copy is the database
@@ -273,23 +277,18 @@ def _not_empty(shown: str, tables: list[str]) -> BackupError:
 
 def _restore_sqlite(path: Path, target: Path, shown: str) -> None:
     with contextlib.closing(sqlite3.connect(f"file:{path.resolve()}?mode=ro", uri=True)) as src:
+        unreadable = "cannot be read as an SQLite database"
+        _sqlite_tables(src, path, unreadable, gouji="is not a backup of a gouji server's database")
         try:
-            tables = _sqlite_tables(src)
             check = src.execute("PRAGMA quick_check").fetchone()
         except sqlite3.DatabaseError as e:
-            raise BackupError(f"{path} cannot be read as an SQLite database: {e}") from None
-        missing = [t for t in GOUJI_TABLES if t not in tables]
-        if missing:
-            raise BackupError(f"{path} is not a backup of a gouji server's database (it has no {', '.join(missing)})")
+            raise BackupError(f"{path} {unreadable}: {e}") from None
         if check is None or check[0] != "ok":
             raise BackupError(f"{path} fails SQLite's check: {check}")
         if not target.parent.is_dir():
             raise BackupError(f"{target.parent} is no directory: cannot create {target}")
         with contextlib.closing(_sqlite_connect(target)) as dst:
-            try:
-                existing = _sqlite_tables(dst)
-            except sqlite3.DatabaseError as e:
-                raise BackupError(f"{target} is not an SQLite database: {e}") from None
+            existing = _sqlite_tables(dst, target, "is not an SQLite database")
             if existing:
                 raise _not_empty(shown, existing)
             src.backup(dst, pages=-1)
