@@ -32,10 +32,6 @@ def need_nginx() -> str:
     return path
 
 
-def _need() -> None:
-    need_nginx()
-
-
 def nginx_conf(prefix: Path, http_block: str) -> Path:
     """A whole nginx.conf around ``http_block``, everything under ``prefix``."""
     conf: Path = front.nginx_conf(prefix, http_block)
@@ -44,14 +40,14 @@ def nginx_conf(prefix: Path, http_block: str) -> Path:
 
 def check_conf(prefix: Path, http_block: str) -> subprocess.CompletedProcess[str]:
     """``nginx -t`` on ``http_block`` inside a whole configuration."""
-    _need()
+    need_nginx()
     result: subprocess.CompletedProcess[str] = front.check_conf(prefix, http_block)
     return result
 
 
 def running_nginx(prefix: Path, http_block: str, port: int) -> AbstractContextManager[int]:
     """nginx in the foreground with ``http_block`` until the block ends; ``port`` is where it listens."""
-    _need()
+    need_nginx()
     runner: AbstractContextManager[int] = front.running_nginx(prefix, http_block, port)
     return runner
 
