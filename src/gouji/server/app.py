@@ -242,7 +242,7 @@ async def _create(request: Request) -> Any:
 async def _table(request: Request) -> Any:
     code = _code(request)
     lobby = _lobby(request)
-    room = lobby.rooms.get(code)
+    room = lobby.find(code)
     if room is not None:
         table = room.public()
         await lobby.writer.drain()  # the state it shows is stored before anyone sees it
@@ -256,9 +256,8 @@ async def _table(request: Request) -> Any:
 
 
 async def _join(request: Request) -> Any:
-    data = await _json_body(request)
-    S.body(S.JoinTable, data)
-    return await _lobby(request).join(_code(request), data, client_of(request.scope))
+    req = S.body(S.JoinTable, await _json_body(request))
+    return await _lobby(request).join(_code(request), req.name, req.seat, client_of(request.scope))
 
 
 async def _leave(request: Request) -> Any:
@@ -309,7 +308,7 @@ async def _record(request: Request) -> Any:
 async def _link_page(request: Request) -> Response:
     """The friends' link (好友房): sends the browser to the table's page, which offers the free seats."""
     code = request.path_params["code"].upper()
-    room = _lobby(request).rooms.get(code)
+    room = _lobby(request).find(code)
     if room is None:
         return HTMLResponse("<!doctype html><title>gouji</title><p>No open table with this code.</p>", 404)
     return RedirectResponse(f"/?t={html.escape(code)}", status_code=307)
@@ -386,7 +385,7 @@ async def _play_socket(
             raw: str | bytes = message.get("text") or message.get("bytes") or b""
             try:
                 msg = play.parse(raw)
-                if msg.type == "hello" and not conn.ready and code not in lobby.rooms:
+                if msg.type == "hello" and not conn.ready and lobby.find(code) is None:
                     guard.missed(client)
                     raise await _no_room(lobby, code, msg.id)
                 play.handle(msg)
@@ -502,8 +501,8 @@ def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage, roo
     if msg.type == "hello":
         if conn.ready:
             raise P.ProtocolError(P.HELLO_FIRST, "hello was already accepted on this connection", msg.id)
-        room = lobby.rooms.get(code)
-        if room is None or room.status == "closed":
+        room = lobby.find(code, open_only=True)
+        if room is None:
             raise P.ProtocolError(P.NO_TABLE, f"no open table {code!r}", msg.id)
         seat = None
         if msg.token is not None:

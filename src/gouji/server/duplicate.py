@@ -41,7 +41,7 @@ from ..engine.rules import RuleSet
 from ..engine.seats import SEATS
 from . import protocol as P
 from . import schemas as S
-from .config import TableConfig, parse_table_request, valid_nickname
+from .config import TableConfig, parse_table_request
 from .connection import Connection, token_hash
 from .durability import StoreWriter
 from .errors import RequestError
@@ -555,20 +555,14 @@ def match_of(lobby: Lobby, code: str) -> MatchHall:
     return hall
 
 
-async def join_team(lobby: Lobby, team_code: str, data: Any, client: str = "") -> dict[str, Any]:
+async def join_team(lobby: Lobby, team_code: str, req: S.JoinTeam, client: str = "") -> dict[str, Any]:
     """``POST /api/teams/{code}/join``: take a free seat of the team (at either table, or the ``table`` and
     ``seat`` asked for); answers the table's code, the seat and its secret token."""
     found = [(h, t) for h in lobby.halls.all(MatchHall) if (t := h.team_of(team_code)) is not None]
     if not found:
         raise RequestError(404, "no such team code")  # (nothing said of the code: it may be a guess)
     hall, team = found[0]
-    if not isinstance(data, dict):
-        raise RequestError(400, "the request body is a JSON object")
-    nickname = valid_nickname(data.get("nickname"))
-    want_table, want_seat = data.get("table"), data.get("seat")
-    for name, value, hi in (("table", want_table, 1), ("seat", want_seat, SEATS - 1)):
-        if value is not None and (isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= hi):
-            raise RequestError(400, f"{name} must be 0-{hi}")
+    want_table, want_seat = req.table, req.seat
     free = [
         (r, s.index)
         for r in hall.tables
@@ -581,5 +575,5 @@ async def join_team(lobby: Lobby, team_code: str, data: Any, client: str = "") -
     if not chosen:
         raise RequestError(409, f"no free seat of team {hall.teams[team]}" + (" there" if free else ""))
     room, seat = chosen[0]
-    out = await lobby.join(room.code, {"nickname": nickname, "seat": seat}, client, by_team=True)
+    out = await lobby.join(room.code, req.name, seat, client, by_team=True)
     return {**out, "table": room.table_index, "team": hall.teams[team], "match": hall.code}

@@ -129,20 +129,20 @@ class EventHall:
 
     # ------------------------------------------------------------------ the organiser's operations
 
-    def check_owner(self, data: Any, what: str = "start its matches") -> None:
-        token = data.get("owner_token") if isinstance(data, dict) else None
-        if not isinstance(token, str) or not hmac.compare_digest(token_hash(token), self.owner_hash):
+    def check_owner(self, token: str, what: str = "start its matches") -> None:
+        """A 403 :class:`RequestError` unless ``token`` is the organiser's."""
+        if not hmac.compare_digest(token_hash(token), self.owner_hash):
             raise RequestError(403, f"only the event's organiser can {what}")
 
-    async def start(self, lobby: Lobby, data: Any, client: str = "") -> dict[str, Any]:
+    async def start(self, lobby: Lobby, req: S.StartMatch, client: str = "") -> dict[str, Any]:
         """``POST /api/events/{code}/start`` with ``owner_token`` and ``fixture``: start that match.  Two
         teams of bots play it at once; otherwise its two tables open, with bots in the seats of a team that
         has them, and the answer carries the join codes (per team and per table).  ``client`` (the address
         asking) is limited as for any creation (:meth:`.lobby.Lobby.admit`): the tables count toward its
         caps and the event's."""
-        self.check_owner(data)
+        self.check_owner(req.owner_token)
         try:
-            fixture = self.event.fixture(str(data.get("fixture")))
+            fixture = self.event.fixture(req.fixture)
         except EventError as e:
             raise RequestError(404, str(e)) from None
         async with self._lock:
@@ -169,10 +169,10 @@ class EventHall:
         teams = (self.seats(fixture.x), self.seats(fixture.y))
         return [[teams[team_at(t, s)][s // 2] for s in range(SEATS)] for t in (0, 1)]
 
-    async def close(self, lobby: Lobby, data: Any) -> dict[str, Any]:
+    async def close(self, lobby: Lobby, owner_token: str) -> dict[str, Any]:
         """``POST /api/events/{code}/close`` with ``owner_token``: the organiser ends the event — its matches
         still in play are closed, and it leaves the server (its stored matches stay)."""
-        self.check_owner(data, "close it")
+        self.check_owner(owner_token, "close it")
         async with self._lock:
             for code in list(self.matches.values()):
                 hall = lobby.halls.get(code, MatchHall)

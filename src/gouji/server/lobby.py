@@ -257,9 +257,17 @@ class Lobby:
             raise RequestError(503, "the server has as many tables as it can hold")
         return key
 
-    def room(self, code: str) -> Room:
+    def find(self, code: str, open_only: bool = False) -> Room | None:
+        """The table held under ``code`` (in any case), or None — also for a closed one with ``open_only``."""
         room = self.rooms.get(code.upper())
-        if room is None or room.status == "closed":
+        if room is None or (open_only and room.status == "closed"):
+            return None
+        return room
+
+    def room(self, code: str) -> Room:
+        """The open table under ``code``, or a 404 :class:`RequestError`."""
+        room = self.find(code, open_only=True)
+        if room is None:
             raise RequestError(404, f"no open table {code!r}")
         return room
 
@@ -287,7 +295,7 @@ class Lobby:
         self.keep(room, key)
         out: dict[str, Any] = {"code": code, "owner_token": owner}
         if nickname is not None:
-            out.update(await self.join(code, {"nickname": nickname, "seat": data.get("seat")}, client))
+            out.update(await self.join(code, nickname, data.get("seat"), client))
         self._start_if_full(room)
         table = room.public()
         await self.writer.drain()
@@ -303,23 +311,20 @@ class Lobby:
         if not self._seat_moves.take(client) or not self._seat_moves.take((room.code, seat)):
             raise RequestError(429, "seats are taken and left too often: wait a little")
 
-    async def join(self, code: str, data: Any, client: str = "", by_team: bool = False) -> dict[str, Any]:
-        """``POST /api/tables/{code}/join``: take a seat by nickname; returns the seat and its secret token.
+    async def join(
+        self, code: str, nickname: str, want: int | None = None, client: str = "", by_team: bool = False
+    ) -> dict[str, Any]:
+        """``POST /api/tables/{code}/join``: take a seat (``want``, else the first free one) by nickname (one
+        the request's schema checked: :class:`.schemas.JoinTable`); returns the seat and its secret token.
         A match's table is sat at only with a team's join code (``by_team``: :func:`.duplicate.join_team`)."""
         room = self.room(code)
         if room.seated_by_team and not by_team:
             raise RequestError(403, "a seat at a match's table is taken with its team's join code")
-        if not isinstance(data, dict):
-            raise RequestError(400, "the request body is a JSON object")
-        nickname = valid_nickname(data.get("nickname"))
         if room.status == "over":
             raise RequestError(409, "the set at this table is over")
         if any(s.nickname == nickname for s in room.seats):
             raise RequestError(409, f"{nickname!r} already sits at this table")
-        want = data.get("seat")
         if want is not None:
-            if isinstance(want, bool) or not isinstance(want, int) or not 0 <= want < SEATS:
-                raise RequestError(400, "seat must be 0-5")
             s = room.seats[want]
             if s.bot is not None:
                 raise RequestError(409, f"seat {want} is a bot's")

@@ -289,8 +289,8 @@ async def _deal_endpoint(request: Request) -> Response:
 async def _hint_endpoint(request: Request) -> Response:
     try:
         token = S.body(S.SeatToken, await read_json(request, MAX_HINT_BODY)).token
-        room = request.app.state.lobby.rooms.get(str(request.path_params["code"]).upper())
-        if room is None or room.status == "closed":
+        room = request.app.state.lobby.find(str(request.path_params["code"]), open_only=True)
+        if room is None:
             raise RequestError(404, "no open table with this code")
         seat = room.seat_of_token(token)
         if seat is None:

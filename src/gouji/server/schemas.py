@@ -341,6 +341,11 @@ class JoinTable(Body, frozen=True, kw_only=True):
     def check(self) -> None:
         valid_nickname(self.nickname)
 
+    @property
+    def name(self) -> str:
+        """The nickname as seated: trimmed (:meth:`check` made sure that leaves a valid one)."""
+        return self.nickname.strip()
+
 
 class JoinTeam(Body, frozen=True, kw_only=True):
     """Take a free seat of the team (at either table, or the one asked for)."""
@@ -351,6 +356,11 @@ class JoinTeam(Body, frozen=True, kw_only=True):
 
     def check(self) -> None:
         valid_nickname(self.nickname)
+
+    @property
+    def name(self) -> str:
+        """The nickname as seated: trimmed (:meth:`check` made sure that leaves a valid one)."""
+        return self.nickname.strip()
 
 
 class SeatToken(Body, frozen=True, kw_only=True):

@@ -31,8 +31,8 @@ async def _token(request: Request) -> str:
 async def _replay(request: Request) -> Response:
     try:
         token = await _token(request)
-        room = request.app.state.lobby.rooms.get(str(request.path_params["code"]).upper())
-        if room is None or room.status == "closed":
+        room = request.app.state.lobby.find(str(request.path_params["code"]), open_only=True)
+        if room is None:
             raise RequestError(404, "no open table with this code")
         if room.seat_of_token(token) is None:
             raise RequestError(403, "this token holds no seat at this table")

@@ -57,9 +57,8 @@ def tournament_routes(
 
     async def join_team_(request: Request) -> Any:
         code = request.path_params["code"]
-        data = await read_body(request)
-        S.body(S.JoinTeam, data)
-        return await join_team(_lobby(request), code, data, client_of(request.scope))
+        req = S.body(S.JoinTeam, await read_body(request))
+        return await join_team(_lobby(request), code, req, client_of(request.scope))
 
     async def create_event_(request: Request) -> Any:
         return await create_event(_lobby(request), await read_body(request), client_of(request.scope))
@@ -70,10 +69,9 @@ def tournament_routes(
 
     async def start_(request: Request) -> Any:
         lobby = _lobby(request)
-        data = await read_body(request)
-        S.body(S.StartMatch, data)
+        req = S.body(S.StartMatch, await read_body(request))
         hall = event_of(lobby, request.path_params["code"])
-        return await hall.start(lobby, data, client_of(request.scope))
+        return await hall.start(lobby, req, client_of(request.scope))
 
     async def close_match_(request: Request) -> Any:
         data = await read_body(request)
@@ -87,9 +85,8 @@ def tournament_routes(
 
     async def close_event_(request: Request) -> Any:
         lobby = _lobby(request)
-        data = await read_body(request)
-        S.body(S.OwnerTokenBody, data)
-        return await event_of(lobby, request.path_params["code"]).close(lobby, data)
+        req = S.body(S.OwnerTokenBody, await read_body(request))
+        return await event_of(lobby, request.path_params["code"]).close(lobby, req.owner_token)
 
     create_match_.creates = True  # type: ignore[attr-defined]  # answered with 201 Created
     create_event_.creates = True  # type: ignore[attr-defined]
