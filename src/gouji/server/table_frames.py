@@ -56,8 +56,7 @@ class TableFrames(TableState):
         cached = self._offline_of
         if cached is None or cached[0] != self._seats_version:
             online = self.connected()
-            people = [s.index for s in self.seats if s.bot is None and s.nickname is not None]
-            off = tuple(i for i in people if i not in online)
+            off = tuple(i for i in self.people() if i not in online)
             cached = self._offline_of = (self._seats_version, off)
         return cached[1]
 
@@ -271,8 +270,6 @@ class Frames:
         self.players_text = P.dumps(self.players)[1:-1]
         self._player_texts: list[str] | None = None
         self.turn_text = P.dumps(self.turn)
-        self.turn_seats = frozenset(self.turn.get("seats", ())) | {self.turn["seat"]}
-        """The seats whose turn is their own (the seat to act, the window's seats); the others' is the public."""
         same = True
         for _, e in events:
             if not Deal.event_same_for_all(e):
@@ -284,6 +281,12 @@ class Frames:
 
     def text(self, seat: int | None) -> str:
         room = self.room
+        turn = self.turn_text
+        if seat is not None and (seat == self.turn["seat"] or seat in self.turn.get("seats", ())):
+            turn = P.dumps(room.turn_info(seat, self.burn_offer))
+        events = self.events_text
+        if events is None:
+            events = _json([{**Deal.public_event(e, seat), "deal": i} for i, e in self.events])
         if seat is None:
             view = f'{{"seat":null,"players":[{self.players_text}],{self.rest}}}'
         elif self.whole:
@@ -297,11 +300,9 @@ class Frames:
                 mine = list(self._player_texts)
                 mine[seat] = P.dumps({**self.players[seat], "cards": n})
                 players = ",".join(mine)
-            view = f'{{"seat":{seat},"players":[{players}],{self.rest},"hand":{hand}}}'
-        turn = self.turn_text
-        if seat in self.turn_seats and seat is not None:
-            turn = P.dumps(room.turn_info(seat, self.burn_offer))
-        events = self.events_text
-        if events is None:
-            events = _json([{**Deal.public_event(e, seat), "deal": i} for i, e in self.events])
+            # (the usual frame in one piece: its view is not made as a text of its own first)
+            return (
+                f'{self.head},"view":{{"seat":{seat},"players":[{players}],{self.rest},"hand":{hand}}},'
+                f'"turn":{turn},"events":{events}}}'
+            )
         return f'{self.head},"view":{view},"turn":{turn},"events":{events}}}'

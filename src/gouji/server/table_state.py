@@ -119,6 +119,8 @@ class TableState:
         """Counts the changes that may change the seats or the table's status outside play (every change but
         an action, and an action that switched its seat's 托管) and the connections come and gone (who is
         offline, :meth:`.table_frames.TableFrames.offline`): a key of the public table's caches."""
+        self._people_of: tuple[int, tuple[int, ...]] | None = None
+        """(the seats' version it was worked out at, :meth:`people`)."""
         self.replaying = False
         self.replayed_records: list[tuple[str, int | None, RecordBody, list[dict[str, Any]]]] = []
         """While replaying: the records the replayed moves produced (kind, deal index, body, players)."""
@@ -136,6 +138,15 @@ class TableState:
 
     def human_seats(self) -> list[Seat]:
         return [s for s in self.seats if s.bot is None]
+
+    def people(self) -> tuple[int, ...]:
+        """The seats a person holds (a nickname, no bot), worked out again only when the seats' version
+        changed."""
+        cached = self._people_of
+        if cached is None or cached[0] != self._seats_version:
+            held = tuple(s.index for s in self.seats if s.bot is None and s.nickname is not None)
+            cached = self._people_of = (self._seats_version, held)
+        return cached[1]
 
     def seat_of_token(self, token: str) -> int | None:
         """The seat this token holds, or None (compared in constant time)."""
@@ -276,9 +287,12 @@ class TableState:
 
     def watched(self, hands: list[list[int]]) -> bool:
         """Whether the deal is only watched now: a person sits at the table and every person's hand is out
-        (:data:`WATCH_PACE`)."""
-        people = [s.index for s in self.seats if s.bot is None and s.nickname is not None]
-        return bool(people) and not any(any(hands[s]) for s in people)
+        (:data:`WATCH_PACE`).  (Asked at every window: a loop that stops at the first person with cards.)"""
+        people = self.people()
+        for s in people:
+            if any(hands[s]):
+                return False
+        return bool(people)
 
     def pace(self, w: Window) -> None:
         """Shorten the masking time of a window over no person's seat whose answers are in and all passes
