@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterator, Sequence
 from typing import ClassVar, overload
 
-from .cards import ACE, BIG, FOUR, RANKS, SMALL, THREE, TWO
+from .cards import ACE, BIG, FOUR, RANKS, SMALL, THREE, TWO, format_counts
 from .plays import NO_RANK, InvalidPlay, Play, WeakIntern, parse_play
 
 
@@ -25,6 +25,7 @@ class Decision:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        """Its text form (``str()``)."""
         Decision._all[text] = self
 
     def __str__(self) -> str:
@@ -71,7 +72,7 @@ SELFOPEN = Decision("selfopen")
 class Burn:
     """烧牌 with a play: ``str()`` is ``"burn <cards>"``."""
 
-    __slots__ = ("__weakref__", "play")
+    __slots__ = ("__weakref__", "play", "text")
     _cache: ClassVar[WeakIntern[Play, Burn]] = WeakIntern(keep=256)
 
     def __new__(cls, play: Play) -> Burn:
@@ -79,13 +80,16 @@ class Burn:
         if b is None:
             b = object.__new__(cls)
             b.play = play
+            b.text = f"burn {play.text}"
             b = cls._cache.add(play, b)
         return b
 
     play: Play
+    text: str
+    """``"burn <cards>"``."""
 
     def __str__(self) -> str:
-        return f"burn {self.play}"
+        return self.text
 
     def __repr__(self) -> str:
         return f"Burn({str(self.play)!r})"
@@ -97,11 +101,13 @@ class Burn:
 class Return:
     """还贡: give back these cards to the player who paid 落贡; ``str()`` is ``"return <cards>"``."""
 
-    __slots__ = ("__weakref__", "counts", "size")
+    __slots__ = ("__weakref__", "counts", "size", "text")
     _cache: ClassVar[WeakIntern[tuple[int, ...], Return]] = WeakIntern(keep=256)
 
     counts: tuple[int, ...]
     size: int
+    text: str
+    """``"return <cards>"``."""
 
     def __new__(cls, counts: Sequence[int]) -> Return:
         key = tuple(counts)
@@ -110,16 +116,15 @@ class Return:
             r = object.__new__(cls)
             r.counts = key
             r.size = sum(key)
+            r.text = f"return {format_counts(key)}"
             r = cls._cache.add(key, r)
         return r
 
     def __str__(self) -> str:
-        from .cards import format_counts
-
-        return f"return {format_counts(self.counts)}"
+        return self.text
 
     def __repr__(self) -> str:
-        return f"Return({str(self)[7:]!r})"
+        return f"Return({self.text[7:]!r})"
 
     def __reduce__(self) -> tuple[object, tuple[tuple[int, ...]]]:
         return (Return, (self.counts,))
@@ -132,12 +137,13 @@ class InvalidAction(ValueError):
     """Text that is not an action at all."""
 
 
-_ACTION_TYPES = (Play, Burn, Decision, Return)  # a tuple: quicker to check than a union built at each call
+ACTION_TYPES = (Play, Burn, Decision, Return)
+"""The classes of :data:`Action`, as a tuple for ``isinstance`` (quicker than the union)."""
 
 
 def parse_action(text: str | Play | Burn | Decision | Return) -> Action:
     """Read an action from its text: a play (``"QQQ"``), ``"burn KKK"``, ``"pass"``, ``"yield"``, …"""
-    if isinstance(text, _ACTION_TYPES):
+    if isinstance(text, ACTION_TYPES):
         return text
     if not isinstance(text, str):
         raise InvalidAction(f"an action is text or an action object, not {type(text).__name__}")
@@ -279,11 +285,13 @@ class LegalActions(Sequence[Action]):
                 yield b.get(i)
 
     def __contains__(self, a: object) -> bool:
-        if isinstance(a, Play):
+        if a in self._explicit:  # (actions are interned: compared by identity)
+            return True
+        if self._blocks and isinstance(a, Play):
             for b in self._blocks:
                 if b.has(a):
                     return True
-        return a in self._explicit
+        return False
 
     @property
     def explicit(self) -> Sequence[Action]:

@@ -3,11 +3,9 @@ refused — from the same facts, so the two cannot disagree."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from .. import cards as C
 from ..actions import PASS, YIELD, Action, Burn, Decision, InvalidAction, LegalActions, Return, parse_action
-from ..plays import Play, beats, responses
+from ..plays import Play, answers, beats
 from ..seats import SEATS
 from .play import Playing
 from .setup import BUY_FOUR_PHASE as SETUP_BUY_FOUR
@@ -107,12 +105,12 @@ class Legality(Playing):
                     return LegalActions([Play.of(C.THREE, hand[C.THREE])])
                 return LegalActions.leads(hand, allow_threes=False, whole_fours=rules.fours_whole)
             return LegalActions.leads(hand, allow_threes=True, whole_fours=rules.fours_whole)
-        answers: Iterable[Play] = responses(hand, top, rules.big_joker_kill, rules.three_small_kill)
+        plays = answers(hand, top, rules.big_joker_kill, rules.three_small_kill)
         if rules.fours_whole and hand[C.FOUR]:
-            answers = [p for p in answers if p.rank != C.FOUR or p.size == p.k == hand[C.FOUR]]
+            plays = [p for p in plays if p.rank != C.FOUR or p.size == p.k == hand[C.FOUR]]
         if rd.burn_offers:
-            return LegalActions([*(Burn(p) for p in answers), PASS])
-        acts: list[Action] = [*answers]
+            return LegalActions([*[Burn(p) for p in plays], PASS])
+        acts: list[Action] = [*plays]
         if rules.opposite_counter_burn and self._opposite_may_counter_burn(s):
             acts += [Burn(p) for p in acts if isinstance(p, Play)]  # 反稍 by the 对家, beside the plain 解烧
         acts.append(PASS)

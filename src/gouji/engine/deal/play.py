@@ -35,10 +35,19 @@ class Playing(Smothering):
         rd = self.round
         hand = self.hands[s]
         played = self._played
-        for r, n in enumerate(play.counts):
-            if n:
-                hand[r] -= n
-                played[r] += n
+        k, t, x, d = play.k, play.t, play.x, play.d  # (its counts, not its 15 ranks: this runs for every play)
+        if k:
+            hand[play.rank] -= k
+            played[play.rank] += k
+        if t:
+            hand[C.TWO] -= t
+            played[C.TWO] += t
+        if x:
+            hand[C.SMALL] -= x
+            played[C.SMALL] += x
+        if d:
+            hand[C.BIG] -= d
+            played[C.BIG] += d
         empty = not any(hand)
         prev, prev_seat = rd.top, rd.top_seat
         leading = prev is None
