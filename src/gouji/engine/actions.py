@@ -11,7 +11,7 @@ building every action, because a lead from a 36-card hand full of 2s and jokers 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import ClassVar, overload
+from typing import ClassVar, NamedTuple, overload
 
 from .cards import ACE, BIG, FOUR, RANKS, SMALL, THREE, TWO, format_counts
 from .plays import NO_RANK, InvalidPlay, Play, WeakIntern, parse_play
@@ -175,15 +175,25 @@ def parse_action(text: str | Play | Burn | Decision | Return) -> Action:
         raise InvalidAction(f"{text!r} is not an action ({e}); actions are plays, 'burn <cards>', {names}") from None
 
 
-class _Block:
-    """Every play ``rank×k + 2×t + X×x + D×d`` with each count in a range (a product of ranges)."""
+class _Block(NamedTuple):
+    """Every play ``rank×k + 2×t + X×x + D×d`` with each count in a range (a product of ranges): ``k0 <= k <
+    k0 + kn``, ``t0 <= t < t0 + tn``, ``x < xn``, ``d < dn``, but the empty play when ``skip`` (1); ``size``
+    plays in all.  A tuple: a lead makes one for each rank held, so making one must cost little."""
 
-    __slots__ = ("dn", "k0", "kn", "rank", "size", "skip", "t0", "tn", "xn")
+    rank: int
+    k0: int
+    kn: int
+    t0: int
+    tn: int
+    xn: int
+    dn: int
+    skip: int
+    size: int
 
-    def __init__(self, rank: int, k0: int, kn: int, t0: int, tn: int, xn: int, dn: int, skip: int) -> None:
-        self.rank, self.k0, self.kn, self.t0, self.tn, self.xn, self.dn = rank, k0, kn, t0, tn, xn, dn
-        self.skip = skip
-        self.size = kn * tn * xn * dn - skip
+    @classmethod
+    def of(cls, rank: int, k0: int, kn: int, t0: int, tn: int, xn: int, dn: int, skip: int) -> _Block:
+        """The block of these ranges (its ``size`` worked out)."""
+        return cls(rank, k0, kn, t0, tn, xn, dn, skip, kn * tn * xn * dn - skip)
 
     def get(self, i: int) -> Play:
         i += self.skip
@@ -238,18 +248,21 @@ class LegalActions(Sequence[Action]):
         """Every lead from ``hand``: one natural rank (any count) with any 2s and jokers, 2s with any
         jokers, or jokers alone.  Without ``allow_threes`` no play holds a 3; with ``whole_fours`` the 4s
         go all together with nothing attached (4不拆不挂)."""
-        h2, hx, hd = hand[TWO], hand[SMALL], hand[BIG]
-        blocks: list[_Block] = []
-        for r in range(THREE if allow_threes else THREE + 1, ACE + 1):
-            if hand[r]:
-                blocks.append(_Block(r, 1, hand[r], 0, h2 + 1, hx + 1, hd + 1, 0))
+        tn, xn, dn = hand[TWO] + 1, hand[SMALL] + 1, hand[BIG] + 1
+        each = tn * xn * dn  # the plays of one natural card count: 2s and jokers attached or not
+        block = tuple.__new__  # (the tuple itself, without _Block's Python-level __new__: one for every rank)
+        blocks: list[_Block] = [
+            block(_Block, (r, 1, have, 0, tn, xn, dn, 0, have * each))
+            for r, have in enumerate(hand[THREE if allow_threes else FOUR : ACE + 1], THREE if allow_threes else FOUR)
+            if have
+        ]
         if whole_fours and hand[FOUR]:  # all the 4s, nothing attached: one play
             i = next(i for i, b in enumerate(blocks) if b.rank == FOUR)
-            blocks[i] = _Block(FOUR, hand[FOUR], 1, 0, 1, 1, 1, 0)
-        if h2:
-            blocks.append(_Block(NO_RANK, 0, 1, 1, h2, hx + 1, hd + 1, 0))
-        if hx or hd:
-            blocks.append(_Block(NO_RANK, 0, 1, 0, 1, hx + 1, hd + 1, 1))
+            blocks[i] = _Block.of(FOUR, hand[FOUR], 1, 0, 1, 1, 1, 0)
+        if tn > 1:
+            blocks.append(_Block.of(NO_RANK, 0, 1, 1, tn - 1, xn, dn, 0))
+        if xn > 1 or dn > 1:
+            blocks.append(_Block.of(NO_RANK, 0, 1, 0, 1, xn, dn, 1))
         return cls(explicit or [], blocks)
 
     def __len__(self) -> int:
