@@ -1,5 +1,5 @@
 """The pace of a deal for a person at the table (issue 29): a scripted person who answers each question in
-about 1.5 s plays a whole deal of each preset at the default speed (正常: bots and masking 0.8 s, a 30 s turn
+about 1.5 s plays a whole deal of each preset at the default speed (正常: bots and masking 0.4 s, a 30 s turn
 timer) against five heuristic bots, over the server's real WebSocket protocol (docs/protocol.md).
 
 For each preset it prints the deal's wall time (from its first frame to its end), the share of it spent
@@ -10,7 +10,7 @@ question's button).  The tables play at once on one server (each table waits on 
 do not slow each other down beyond the bots' thinking).
 
     .venv/bin/python benchmarks/bench_table_pace.py [--presets qingdao,tournament] [--think 1.5]
-        [--bot-delay 0.8] [--json]
+        [--bot-delay 0.4] [--json]
 """
 
 from __future__ import annotations
@@ -95,6 +95,7 @@ async def play_deal(srv: Server, preset: str, think: float, bot_delay: float, tu
     taps = 0
     start = None
     answered: set[int] = set()
+    out_at = None  # when the person's hand emptied (the rest of the deal they watch)
     async with websockets.connect(f"ws://127.0.0.1:{srv.port}/ws/tables/{code}", max_size=None) as ws:
         await ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
         msg_id = 0
@@ -104,6 +105,8 @@ async def play_deal(srv: Server, preset: str, think: float, bot_delay: float, tu
                 continue
             if start is None:
                 start = time.monotonic()
+            if out_at is None and f["view"]["players"][0].get("cards") == 0:
+                out_at = time.monotonic()
             if any(e.get("type") == "end" for e in f.get("events") or []) or f["table"]["status"] == "over":
                 break
             turn = f.get("turn") or {}
@@ -127,7 +130,8 @@ async def play_deal(srv: Server, preset: str, think: float, bot_delay: float, tu
             )
             taps += 1  # the hint's play is selected for the person: one tap on 出牌 (or on the question's button)
             answering += time.monotonic() - asked
-    wall = time.monotonic() - (start or time.monotonic())
+    end = time.monotonic()
+    wall = end - (start or end)
     # what the deal's time went on, from the table's own record of its windows (kind, seconds, prompted, choice)
     room = srv.app.state.lobby.rooms.get(code)
     timings = list(room.timings) if room is not None else []
@@ -140,6 +144,7 @@ async def play_deal(srv: Server, preset: str, think: float, bot_delay: float, tu
         "waiting_share": round((wall - answering) / wall, 3) if wall else None,
         "questions": questions,
         "taps_per_question": round(taps / questions, 2) if questions else None,
+        "after_out_s": round(end - out_at, 1) if out_at is not None else 0.0,
         "windows": len(timings),
         "person_windows_s": round(person, 1),
         "bot_choice_windows": len(bots_chose),
@@ -153,7 +158,7 @@ async def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--presets", default=",".join(PRESETS))
     ap.add_argument("--think", type=float, default=1.5, help="the person's seconds a question")
-    ap.add_argument("--bot-delay", type=float, default=0.8, help="the table's speed (正常 = 0.8)")
+    ap.add_argument("--bot-delay", type=float, default=0.4, help="the table's speed (正常 = 0.4)")
     ap.add_argument("--turn-seconds", type=float, default=30.0)
     ap.add_argument("--json", action="store_true")
     args = ap.parse_args()

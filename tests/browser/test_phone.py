@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .conftest import LiveServer, shot
-from .test_table import open_seat, state
+from .test_table import my_turn, open_seat, state
 
 PHONES = [
     {"width": 390, "height": 844},
@@ -76,8 +76,9 @@ def _person_table(server: LiveServer, **body: Any) -> dict[str, Any]:
 
 
 def _check_layout(page: Any, where: str) -> None:
-    """At each phone size: the page does not scroll, the decision's buttons are on screen and every tap
-    target is at least 44 × 44 px; at a laptop's size the side panel is there and no sheet button."""
+    """At each phone size: the page does not scroll, the decision's buttons are on screen, every tap target
+    is at least 44 × 44 px and the bar's items (the score too) are whole (:data:`BAR_CHECK`); at a laptop's
+    size the side panel is there and no sheet button."""
     for vp in PHONES:
         page.set_viewport_size(vp)
         page.wait_for_function("w => innerWidth === w", arg=vp["width"])
@@ -88,6 +89,8 @@ def _check_layout(page: Any, where: str) -> None:
         hand = got["hand"]
         assert hand and hand["bottom"] <= vp["height"] + 1 and hand["top"] >= 0, (where, vp, hand)
         assert got["sheetBtn"] and not got["side"], (where, vp, "the log is a sheet on a phone")
+        bar = page.evaluate(BAR_CHECK, False)
+        assert not bar["bad"] and len(bar["pts"]) == 2, (where, vp, "the bar's items cut off", bar)
     page.set_viewport_size(LAPTOP)
     page.wait_for_function("w => innerWidth === w", arg=LAPTOP["width"])
     got = page.evaluate(LAYOUT, TARGETS)
@@ -287,5 +290,83 @@ def test_the_lobby_reaches_its_open_button_without_scrolling_and_names_bots_by_l
             assert "机器人 · 高手" in labels and not any("heuristic" in x or "random" in x for x in labels), labels
             shot(page, f"lobby-{vp['width']}")
             assert axe_violations(page) == [], "the lobby"
+        finally:
+            ctx.close()
+
+
+# Every item of the table's bar (the deal, the score, the chips) is whole: inside the screen and the bar, cut by
+# no box that hides its overflow, its text not clipped (only a long team name may end in "…", with its number
+# whole), and no two items overlap.
+BAR_CHECK = """(longNames) => {
+  const vw = innerWidth, vh = innerHeight, bar = document.querySelector('.table-bar');
+  const r = (e) => e.getBoundingClientRect();
+  const shown = (e) => !!(e.offsetWidth || e.offsetHeight);
+  const inside = (b, o) =>
+    b.left >= o.left - 1 && b.right <= o.right + 1 && b.top >= o.top - 1 && b.bottom <= o.bottom + 1;
+  const name = (e) => (e.id ? '#' + e.id : e.className) + ' "' + e.textContent.trim().slice(0, 24) + '"';
+  const bad = [];
+  const items = [...bar.querySelectorAll('.bar-left > *, .bar-right > *')].filter(shown);
+  const parts = [...bar.querySelectorAll('.score *')].filter(shown);
+  for (const e of [...items, ...parts]) {
+    const b = r(e);
+    if (!inside(b, { left: 0, top: 0, right: vw, bottom: vh })) bad.push(['off the screen', name(e)]);
+    for (let a = e.parentElement; a && a !== document.body; a = a.parentElement) {
+      if (getComputedStyle(a).overflowX !== 'visible' && !inside(b, r(a))) bad.push(['cut by', a.className, name(e)]);
+    }
+    const ellipsis = longNames && e.classList.contains('side-name');
+    if (e.scrollWidth > e.clientWidth + 1 && !ellipsis) bad.push(['text clipped', name(e), e.scrollWidth]);
+  }
+  for (let i = 0; i < items.length; i++) {
+    for (let j = i + 1; j < items.length; j++) {
+      const a = r(items[i]), b = r(items[j]);
+      if (a.left < b.right - 1 && b.left < a.right - 1 && a.top < b.bottom - 1 && b.top < a.bottom - 1) {
+        bad.push(['overlap', name(items[i]), name(items[j])]);
+      }
+    }
+  }
+  const seen = (sel) => [...bar.querySelectorAll(sel)].filter((e) => shown(e) && r(e).width >= 6);
+  const pts = seen('.score .pts').map((e) => e.textContent.trim());
+  const names = seen('.score .side-name').map((e) => e.title || e.textContent);
+  return { bad, pts, names, barHeight: r(bar).height };
+}"""
+
+
+def test_the_bar_shows_the_whole_score_on_a_phone(browser: Any, server: LiveServer) -> None:
+    """At 390×844, 360×740, both landscapes and 1366×768, in Chinese and English, with two-digit scores: the
+    deal, the score and every chip of the table's bar are whole and on screen, none over another; with long
+    team names (a duplicate match's) a name may end in "…" (its whole name a tap's title) but the points stay
+    whole."""
+    t = _person_table(server)
+    for locale in ("zh-CN", "en-US"):
+        ctx = browser.new_context(
+            viewport=PHONES[0], locale=locale, base_url=server.url, has_touch=True, is_mobile=True
+        )
+        try:
+            page = ctx.new_page()
+            page.goto("/")
+            open_seat(page, t["code"], 0, t["token"], "Ann")
+            my_turn(page)  # (the bots have played up to Ann: no frame redraws the bar under the test)
+            status = page.inner_text(".status-line")
+            assert "you is" not in status.lower() and "你 正在" not in status, status  # ("You are deciding")
+            for names in (None, ["Harbour Lights Social Club", "金色年华俱乐部代表队"]):
+                page.evaluate(
+                    """(names) => { const v = window.gouji.view; v.table.totals = [12, 30];
+                         v.table.duplicate = names && { match: 'M', table: 0, seat_teams: names, teams: names };
+                         v.renderAll(); }""",
+                    names,
+                )
+                for vp in [*PHONES, LAPTOP]:
+                    page.set_viewport_size(vp)
+                    page.wait_for_function("w => innerWidth === w", arg=vp["width"])
+                    got = page.evaluate(BAR_CHECK, names is not None)
+                    where = (locale, vp, names)
+                    assert not got["bad"], (where, got["bad"])
+                    assert got["pts"] == ["12", "30"], (where, got)
+                    assert got["names"] == (names or (["Red", "Blue"] if locale == "en-US" else ["红方", "蓝方"])), got
+                    if names and vp != LAPTOP:  # the match's line is one line on a phone, the whole in its title
+                        banner = page.eval_on_selector("#dup-banner", "e => [e.offsetHeight, e.title]")
+                        assert banner[0] <= 28 and names[0] in banner[1] and names[1] in banner[1], (where, banner)
+                    if vp["width"] in (390, 360, 740):
+                        shot(page, f"phone-bar-{locale[:2]}-{vp['width']}{'-long' if names else ''}")
         finally:
             ctx.close()

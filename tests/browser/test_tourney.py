@@ -16,6 +16,7 @@ from gouji.server.duplicate import MatchHall
 from gouji.server.events import EventHall
 
 from .conftest import LiveServer, shot
+from .test_phone import axe_violations
 from .test_table import act_by_hint, my_turn
 
 DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "scorekeeper.png"
@@ -155,3 +156,92 @@ def test_an_organiser_runs_a_four_team_event_from_the_page(new_page: Any, server
     # each match's scorekeeper page is a click away (read from its stored record)
     page.click(".ev-match a.chip")
     page.wait_for_selector("#dup-result")
+
+
+EVENT_LAYOUT = """() => {
+  const vw = innerWidth, small = [], off = [];
+  const form = document.querySelector('#event-form').getBoundingClientRect();
+  for (const e of document.querySelectorAll('#event-form select, #event-form button, #event-form input')) {
+    if (!(e.offsetWidth || e.offsetHeight)) continue;
+    const b = e.getBoundingClientRect();
+    if (b.height < 44 - 0.5) small.push([e.id || e.name, Math.round(b.height)]);
+    if (b.left < Math.max(0, form.left) - 1 || b.right > Math.min(vw, form.right) + 1) {
+      off.push([e.id || e.name, Math.round(b.left), Math.round(b.right)]);
+    }
+  }
+  return { small, off, scrollW: document.scrollingElement.scrollWidth, vw };
+}"""
+
+
+def test_an_event_team_mixed_seat_by_seat_from_the_form(new_page: Any, server: LiveServer) -> None:
+    """At 390×844 (Chinese) and 1366×768 (English): an event's team made of a person and two bots of levels
+    (one person a table, then one seat changed), a team a bot stands in for and a team of people; the bots are
+    offered and shown by level name, never by id; the form fits the screen with 44 px targets; the event page
+    says who plays for each team, and the mixed team's match opens its tables with its bots seated and its
+    person's seat free for the team's code."""
+    for vp, locale, names in (
+        ({"width": 390, "height": 844}, "zh-CN", ["红队", "蓝队", "金队"]),
+        ({"width": 1366, "height": 768}, "en-US", ["Red", "Blue", "Gold"]),
+    ):
+        page = new_page(viewport=vp, locale=locale)
+        page.wait_for_selector("#event-form")
+        page.fill("#ev-teams", ", ".join(names))
+        page.dispatch_event("#ev-teams", "input")
+        labels = page.eval_on_selector_all("#ev-who-0 option", "els => els.map(e => e.textContent)")
+        levels = ["机器人 · 新手", "机器人 · 高手"] if locale == "zh-CN" else ["Bot · Novice", "Bot · Skilled"]
+        assert all(x in labels for x in levels), labels
+        assert not any(b in x for x in labels for b in ("heuristic", "novice", "random")), labels
+        assert not page.is_visible("#ev-seat-0-0")
+        # one person a table, bots for the rest; then seat 3 a novice: the team's choice turns to seat by seat
+        page.select_option("#ev-who-0", "one_per_table")
+        seats = [page.input_value(f"#ev-seat-0-{k}") for k in range(3)]
+        assert seats == ["", "heuristic", "heuristic"], seats
+        page.select_option("#ev-seat-0-2", "novice")
+        assert page.input_value("#ev-who-0") == "custom"
+        page.select_option("#ev-who-1", "heuristic")  # a bot stands in for the whole team
+        # the names typed again keep the choices made
+        page.fill("#ev-teams", ", ".join(names) + ", ")
+        page.dispatch_event("#ev-teams", "input")
+        assert [page.input_value(f"#ev-seat-0-{k}") for k in range(3)] == ["", "heuristic", "novice"]
+        page.fill("#ev-deals", "1")
+        page.select_option("#ev_timer", "")
+        page.select_option("#ev_speed", "0")
+        got = page.evaluate(EVENT_LAYOUT)
+        assert not got["small"] and not got["off"] and got["scrollW"] <= vp["width"], got
+        page.eval_on_selector("#event-form", "e => e.scrollIntoView()")
+        shot(page, f"event-form-mixed-{vp['width']}")
+        assert axe_violations(page) == [], "the lobby with an event's teams chosen seat by seat"
+        page.click("#event-create")
+        page.wait_for_selector(".event-view")
+        code: str = page.evaluate("new URLSearchParams(location.search).get('event')")
+        hall = server.lobby.halls.get(code, EventHall)
+        assert hall.bots == {names[0]: [None, "heuristic", "novice"], names[1]: "heuristic", names[2]: None}
+        who = dict(
+            page.eval_on_selector_all(
+                "#standings tbody tr",
+                "els => els.map(e => [e.dataset.team, (e.querySelector('.ev-who-plays') || {}).textContent || ''])",
+            )
+        )
+        person, skilled, novice = ("真人", "高手", "新手") if locale == "zh-CN" else ("a person", "Skilled", "Novice")
+        assert who[names[0]] == f"{person} · {skilled} · {novice}", who
+        assert who[names[1]] == levels[1] and who[names[2]] == "", who
+        # the mixed team's match against the bots: its tables seat the bots and wait for its person
+        key = page.get_attribute(
+            f".ev-match:has-text('{names[0]} — {names[1]}') [data-start], "
+            f".ev-match:has-text('{names[1]} — {names[0]}') [data-start]",
+            "data-start",
+        )
+        page.click(f"[data-start='{key}']")
+        page.wait_for_selector(f".ev-match[data-key='{key}'] .ev-codes")
+        got = page.evaluate("() => ({ scrollW: document.scrollingElement.scrollWidth })")
+        assert got["scrollW"] <= vp["width"], got
+        shot(page, f"event-mixed-{vp['width']}", full_page=True)
+        match = server.lobby.halls.get(hall.matches[key], MatchHall)
+        mix = match.teams.index(names[0])
+        for room in match.tables:
+            for seat in room.seats:
+                if match.tournament().team_at(room.table_index, seat.index) == mix:
+                    assert seat.bot == [None, "heuristic", "novice"][seat.index // 2], (room.table_index, seat.index)
+                else:
+                    assert seat.bot == "heuristic"
+            assert room.status == "waiting"

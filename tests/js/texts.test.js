@@ -28,6 +28,7 @@ test("English reads naturally: 1st out, Big Joker, tab labels without Chinese", 
   for (const k of ["tab_log", "tab_counter", "tab_score", "btn_burn", "btn_yield", "btn_return"]) {
     assert.doesNotMatch(t(k), /[\u4e00-\u9fff]/, k);
   }
+  assert.equal(t("phase_setup_wait_you", { what: "declare" }), "You are deciding: declare"); // (not "you is")
   setLang("zh");
   assert.equal(t("why_out", { n: 2, nth: t("ord_2") }), "第 2 个走");
 });

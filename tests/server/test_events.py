@@ -9,7 +9,8 @@ from typing import Any
 from gouji.competition.duplicate import Tournament
 from gouji.competition.loading import load_record
 from gouji.competition.round_robin import Fixture, MatchResult, standings
-from gouji.server.duplicate import MatchHall
+from gouji.server.duplicate import MatchHall, team_at
+from gouji.server.events import EventHall
 
 from ..helpers import wait_until
 from .conftest import Server
@@ -122,3 +123,87 @@ def test_a_match_of_people_enters_the_standings_and_the_event_survives_a_restart
         finished = srv3.client.get(f"/api/matches/{opened['code']}").json()  # from its stored record
         assert finished["status"] == "over" and finished["totals"] == mine["small_points"]
         assert finished["match_points"] == mine["match_points"] and len(finished["results"]) == 1
+
+
+def seat_bots(view: dict[str, Any]) -> list[list[str | None]]:
+    """The bot in each seat of both tables of a match (None: a person's seat)."""
+    return [[s["bot"] for s in tb["seats"]] for tb in view["tables"]]
+
+
+def test_a_team_of_people_and_bots_seat_by_seat_plays_its_fixtures(make_server: Any) -> None:
+    """A team's three seats each a person or a bot of a level: its matches open with its bots seated and its
+    people's seats free for its code (the tables wait for them), then play to the end; against a team of bots
+    a team whose seats are all bots (of different levels) is played at once, each seat by its own bot."""
+    with make_server() as srv:
+        bots = {"Mix": [None, "novice", "heuristic"], "Bots": "heuristic", "Levels": ["novice", "heuristic", "novice"]}
+        out = create_event(srv, teams=["Mix", "Bots", "Levels"], deals=1, bots=bots)
+        code, token = out["code"], out["owner_token"]
+        assert out["event"]["bots"] == bots
+        fixtures = {frozenset((m["x"], m["y"])): m for m in matches(event(srv, code))}
+        # Levels (all bots) against Bots: played by the engine at once, Levels' seats by their own bots
+        m = fixtures[frozenset(("Levels", "Bots"))]
+        played = start(srv, code, token, m["key"])
+        assert played["played_by"] == "bots" and sum(played["small_points"]) == 42
+        games = srv.client.get(f"/api/tables/{played['code']}/games").json()["games"]
+        seated = {(p["table"], p["seat"]): p["bot"] for p in games[-1]["players"]}
+        assert len(seated) == 12
+        for (t, s), bot in seated.items():
+            team = m["x"] if team_at(t, s) == 0 else m["y"]
+            assert bot == (bots["Levels"][s // 2] if team == "Levels" else "heuristic"), (t, s, bot)
+        # Mix against Bots: two tables, Mix's first seat a person's at each, its other seats its bots
+        m = fixtures[frozenset(("Mix", "Bots"))]
+        opened = start(srv, code, token, m["key"])
+        mix = [m["x"], m["y"]].index("Mix")
+        view = api(srv, f"/api/matches/{opened['code']}")
+        for t, six in enumerate(seat_bots(view)):
+            for s, bot in enumerate(six):
+                want = bots["Mix"][s // 2] if team_at(t, s) == mix else "heuristic"
+                assert bot == want, (t, s, bot)
+        hall = srv.lobby().halls.get(opened["code"], MatchHall)
+        # the tables wait for Mix's people: nothing has changed at either, no bot has played
+        assert [(r.status, r.state) for r in hall.tables] == [("waiting", 0), ("waiting", 0)]
+        team_code = opened["team_codes"][mix]["code"]
+        people = [api(srv, f"/api/teams/{team_code}/join", {"nickname": "p1", "table": 0})]
+        # table 1 has its people and plays (its bots up to the person's turn); table 2 still waits for its own
+        wait_until(lambda: hall.tables[0].status == "playing", timeout=10)
+        assert (hall.tables[1].status, hall.tables[1].state) == ("waiting", 0)
+        people.append(api(srv, f"/api/teams/{team_code}/join", {"nickname": "p2", "table": 1}))
+        assert [(p["table"], p["seat"] // 2) for p in people] == [(0, 0), (1, 0)]
+        assert all(team_at(p["table"], p["seat"]) == mix for p in people)
+        # the bots' seats are not a person's to take: the team has no free seat left
+        assert "no free seat" in api(srv, f"/api/teams/{team_code}/join", {"nickname": "p3"}, 409)["error"]
+        with contextlib.ExitStack() as stack:
+            for p in people:  # both people let 托管 play: the match runs to its end with the bots
+                c = stack.enter_context(srv.connect(p["code"], p["token"]))
+                c.send({"type": "auto", "on": True, "token": c.token})
+            wait_until(lambda: hall.over, timeout=60)
+        mine = next(x for x in matches(event(srv, code)) if x["key"] == m["key"])
+        assert mine["status"] == "over" and sum(mine["small_points"]) == 42
+        view = api(srv, f"/api/matches/{opened['code']}")
+        assert [[s["nickname"] for s in tb["seats"] if s["nickname"]] for tb in view["tables"]] == [["p1"], ["p2"]]
+    with make_server() as srv2:  # after a restart the teams are the same, seat by seat
+        assert event(srv2, code)["bots"] == bots
+        m = fixtures[frozenset(("Mix", "Levels"))]
+        opened = start(srv2, code, token, m["key"])
+        mix = [m["x"], m["y"]].index("Mix")
+        for t, six in enumerate(seat_bots(api(srv2, f"/api/matches/{opened['code']}"))):
+            assert six == [bots["Mix" if team_at(t, s) == mix else "Levels"][s // 2] for s in range(6)], (t, six)
+
+
+def test_a_team_refused_seat_by_seat_names_the_field_and_changes_nothing(make_server: Any) -> None:
+    with make_server() as srv:
+        before = (len(srv.lobby().halls.all(EventHall)), len(srv.lobby().rooms))
+        for bots, message in (
+            ({"A": ["heuristic", None]}, "bots['A'] must be a bot's name (GET /api/bots) or three seats (a list of 3"),
+            ({"A": ["heuristic", None, None, None]}, "not a JSON array of 4"),
+            ({"A": ["heuristic", None, "nobody"]}, "bots['A'][2]: no bot 'nobody'"),
+            ({"A": [None, 7, None]}, "bots['A'][1] must be a bot's name"),
+            ({"A": {"1": "novice"}}, "bots['A'] must be"),
+            ({"Z": [None, "novice", None]}, "bots: no team 'Z'"),
+        ):
+            refused = create_event(srv, expect=400, teams=["A", "B"], bots=bots)["error"]
+            assert refused.startswith(message) or message in refused, (bots, refused)
+        assert (len(srv.lobby().halls.all(EventHall)), len(srv.lobby().rooms)) == before
+        # three seats the same are one bot for the team (or people)
+        out = create_event(srv, teams=["A", "B"], bots={"A": ["novice"] * 3, "B": [None] * 3})
+        assert out["event"]["bots"] == {"A": "novice", "B": None}

@@ -17,6 +17,7 @@ from gouji.server.config import TableConfig
 from gouji.server.connection import Connection, token_hash
 from gouji.server.storage import EventOp, RecordOp, StatusOp
 from gouji.server.table_frames import Frames, TableFrames
+from gouji.server.table_state import WATCH_PACE
 
 NOW = 1000.0
 """The time the tests give the reducer (it reads no clock)."""
@@ -213,3 +214,26 @@ def test_a_window_of_bots_passes_goes_at_the_pass_pace() -> None:
     w.thinking.clear()
     t.pace(w)
     assert w.until == pytest.approx(NOW + 0.8 * 0.25)
+
+
+def test_once_every_person_is_out_the_deal_is_watched_at_the_watch_pace() -> None:
+    """Issue 29: when every person seated at the table is out of cards, the rest of the deal goes at
+    WATCH_PACE of the masking time; while one holds cards, or with no person seated, at the whole of it."""
+    rules = gouji.RuleSet.preset("qingdao").to_dict()
+    t = TableFrames(1, "WATCH1", TableConfig("qingdao", rules, 4, 1, None, 0.8, (None,) + ("random",) * 5), "x" * 64)
+    t.step("join", 0, {"nickname": "Ann", "token_hash": token_hash("t0")})
+    t.step("start")
+    key = t.window_key()
+    assert key is not None
+    assert t.new_window(key, NOW, NOW).until == NOW + 0.8, "the person holds cards: the whole masking time"
+    hands = t.match.current.hands
+    kept = list(hands[0])
+    hands[0][:] = [0] * len(kept)  # (as if seat 0 had gone out; the window is opened again)
+    assert t.watched(hands)
+    assert t.new_window(key, NOW, NOW).until == pytest.approx(NOW + 0.8 * WATCH_PACE)
+    hands[0][:] = kept
+    assert not t.watched(hands)
+    bots = TableFrames(2, "WATCH2", TableConfig("qingdao", rules, 4, 1, None, 0.8, ("random",) * 6), "x" * 64)
+    bots.step("start")
+    bots.match.current.hands[0][:] = [0] * len(kept)
+    assert not bots.watched(bots.match.current.hands), "no person seated: nobody watches, the pace stays"

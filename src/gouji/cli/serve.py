@@ -26,9 +26,9 @@ from ..bots import BOTS
 @click.option(
     "--bot-delay",
     type=click.FloatRange(0, 10),
-    default=0.5,
+    default=0.4,
     show_default=True,
-    help="Default seconds a bot waits before it acts.",
+    help="Default masking time of new tables: a bot's play shows this long (正常; its passes a quarter).",
 )
 @click.option(
     "--ready-seconds",

@@ -168,12 +168,17 @@ class Tournament:
 
     def run_bots(self, bot_x: Any, bot_y: Any, rng: random.Random) -> None:
         """Play the rest of the match with bots: ``bot_x`` decides for every seat of team X, ``bot_y`` for
-        team Y (a bot decides from one seat's view only, so one bot object can play many seats)."""
+        team Y (a bot decides from one seat's view only, so one bot object can play many seats).  A team's
+        bots may also be a list of three, its seats: the ``k``-th plays seat ``2k`` or ``2k + 1`` (the one the
+        team holds) at both tables."""
         while not self.is_over:
             for t in (0, 1):
                 deal = self.current[t]
                 while deal.to_act is not None:
-                    bot = bot_x if self.team_at(t, deal.to_act) == 0 else bot_y
+                    seat = deal.to_act
+                    bot = bot_x if self.team_at(t, seat) == 0 else bot_y
+                    if isinstance(bot, list | tuple):
+                        bot = bot[seat // 2]
                     self.act(t, decide(bot, deal, rng))
 
     def result_table(self) -> list[dict[str, Any]]:

@@ -324,8 +324,8 @@ class Event:
     def play_fixture(
         self, fixture: Fixture, bots: Mapping[str, Any], rng: random.Random, enter: bool = True
     ) -> Tournament:
-        """Play ``fixture``'s match with bots (``bots[team]`` for all six seats of a team) and, with ``enter``,
-        enter its result."""
+        """Play ``fixture``'s match with bots (``bots[team]`` for all six seats of a team, or a list of three:
+        its seats, as :meth:`Tournament.run_bots` takes them) and, with ``enter``, enter its result."""
         m = self.match(fixture)
         m.run_bots(bots[fixture.x], bots[fixture.y], rng)
         if enter:

@@ -2,9 +2,14 @@
 
 An :class:`EventHall` holds a :class:`gouji.event.Event` (the schedule and the standings: the same code as
 ``gouji event`` on the command line).  Its organiser starts the matches one by one: a match between two
-teams of people (or people and a team of bots standing in) is a duplicate match at two tables
-(:func:`.duplicate.create_match`), whose result enters the standings when it ends; a match between two teams
-of bots is played at once by the engine (:meth:`gouji.event.Event.play_fixture`) and stored like the others.
+teams with people in them is a duplicate match at two tables (:func:`.duplicate.create_match`), whose result
+enters the standings when it ends; a match between two teams of bots is played at once by the engine
+(:meth:`gouji.event.Event.play_fixture`) and stored like the others.
+
+**Who plays for a team** (``bots``): people (none), a bot standing in for the whole team (its name), or
+seat by seat, a list of three, each a bot or a person (null).  The team's ``k``-th seat is seat ``2k`` or
+``2k + 1`` (the one the team holds) at both tables of each of its matches; its people's seats wait for people
+joining with the team's code (as in any match), its bots' seats are played by those bots.
 
 Stored as a row of ``tables`` with ``kind: "event"`` in its configuration and an event log of its own:
 ``start`` (a match began: its fixture and code) and ``result`` (its small points); a restart replays them.
@@ -25,10 +30,11 @@ from ..bots import make_bot
 from ..competition.duplicate import Tournament
 from ..competition.round_robin import Event, EventError, Fixture, MatchResult, check_teams
 from ..engine.rules import RuleSet
+from ..engine.seats import SEATS
 from . import schemas as S
 from .config import parse_table_request
 from .connection import token_hash
-from .duplicate import DuplicateRoom, MatchHall, create_match
+from .duplicate import DuplicateRoom, MatchHall, create_match, team_at
 from .durability import StoreWriter
 from .errors import RequestError
 from .halls import EVENT_KIND, MATCH_KIND, Halls
@@ -51,7 +57,7 @@ class EventHall:
         self.owner_hash = owner_hash
         self.writer = writer
         self.event = Event(info["teams"], RuleSet.from_dict(info["rules"]), seed=info["seed"], deals=info["deals"])
-        self.bots: dict[str, str | None] = dict(info["bots"])
+        self.bots: dict[str, TeamBots] = dict(info["bots"])
         self.matches: dict[str, str] = {}
         """Fixture key → the code of its match."""
         self.state = 0
@@ -142,16 +148,26 @@ class EventHall:
         async with self._lock:
             if fixture.key in self.matches:
                 raise RequestError(409, f"match {fixture.key} has been started already")
-            if self.bots.get(fixture.x) and self.bots.get(fixture.y):
+            if all(None not in self.seats(t) for t in (fixture.x, fixture.y)):
                 lobby.admit(client, 0)
                 return await self._play_bots(lobby, fixture)
             request = {k: self.info["table"][k] for k in TABLE_FIELDS if k in self.info["table"]}
             request |= {"teams": [fixture.x, fixture.y], "deals": self.event.deals}
-            request["bots"] = {t: b for t in (fixture.x, fixture.y) if (b := self.bots.get(t))}
+            request["bots"] = self.table_bots(fixture)
             hall, out = await create_match(lobby, request, event=self, fixture=fixture.key, client=client)
             await self.commit("start", {"fixture": fixture.key, "match": hall.code})
             del out["owner_token"]  # the match's organiser is the event's
             return {"fixture": fixture.key, **out}
+
+    def seats(self, team: str) -> list[str | None]:
+        """Who plays a team's three seats: a bot's name, or None (a person)."""
+        return team_seats(self.bots.get(team))
+
+    def table_bots(self, fixture: Fixture) -> list[list[str | None]]:
+        """The bots of a match's two tables, seat by seat (None: a person's seat), as ``POST /api/matches``
+        takes them: the team in a seat, and its seat ``seat // 2``."""
+        teams = (self.seats(fixture.x), self.seats(fixture.y))
+        return [[teams[team_at(t, s)][s // 2] for s in range(SEATS)] for t in (0, 1)]
 
     async def close(self, lobby: Lobby, data: Any) -> dict[str, Any]:
         """``POST /api/events/{code}/close`` with ``owner_token``: the organiser ends the event — its matches
@@ -168,7 +184,9 @@ class EventHall:
 
     async def _play_bots(self, lobby: Lobby, fixture: Fixture) -> dict[str, Any]:
         """A match of two bot teams, played by the engine as ``gouji event`` plays it, and stored."""
-        bots = {t: make_bot(b) for t in (fixture.x, fixture.y) if (b := self.bots.get(t))}
+        teams = (fixture.x, fixture.y)  # (a bot decides from one seat's view: one object plays many seats)
+        made = {b: make_bot(b) for t in teams for b in self.seats(t) if b is not None}
+        bots = {t: [made[b] for b in self.seats(t) if b is not None] for t in teams}
         rng = random.Random(lobby.settings.seeds())
         match = await asyncio.to_thread(self.event.play_fixture, fixture, bots, rng, False)
         code = await lobby.new_code()
@@ -185,7 +203,7 @@ class EventHall:
         store = lobby.writer.store
         row = await lobby.writer.call(store.create_table, code, info, token_hash(new_token()))
         players = [
-            {"table": t, "seat": s, "team": team, "nickname": None, "bot": self.bots[team]}
+            {"table": t, "seat": s, "team": team, "nickname": None, "bot": self.seats(team)[s // 2]}
             for t in (0, 1)
             for s, team in enumerate(match.seat_teams(t))
         ]
@@ -231,11 +249,12 @@ def parse_event_request(
     data: Any, default_turn: float | None, default_bot_delay: float, default_ready: float | None, seed: int
 ) -> dict[str, Any]:
     """Validate ``POST /api/events``: ``teams`` (2-16 names), ``deals`` a match (default 4), ``bots`` (team →
-    bot standing in for it), and the tables' settings (``preset``, default ``tournament``, ``options``,
-    timers, ``card_counter``).  Returns the event's stored configuration."""
+    a bot standing in for it, or its three seats, each a bot or null: a person), and the tables' settings
+    (``preset``, default ``tournament``, ``options``, timers, ``card_counter``).  Returns the event's stored
+    configuration (a team's seats stored as one bot, or None, when all three are the same)."""
     req = S.body(S.CreateEvent, data)
     teams, deals = check_teams(req.teams), req.deals  # (checked by the schema: their names trimmed)
-    bots_in = dict(req.bots)
+    bots_in = {t: one_or_three(b) for t, b in req.bots.items()}
     table = {k: data[k] for k in TABLE_FIELDS if k in data}
     table["preset"] = req.preset
     config = parse_table_request({**table, "set_length": deals}, default_turn, default_bot_delay, default_ready)
@@ -253,6 +272,22 @@ def parse_event_request(
         "bots": {t: bots_in.get(t) for t in teams},
         "table": table,
     }
+
+
+TeamBots = str | list[str | None] | None
+"""Who plays for a team of an event: a bot for the whole team, its three seats, or None (people)."""
+
+
+def team_seats(bots: TeamBots) -> list[str | None]:
+    """A team's three seats (a bot's name or None, a person's) from what an event stores for it."""
+    return list(bots) if isinstance(bots, list) else [bots] * S.TEAM_SEATS
+
+
+def one_or_three(bots: TeamBots) -> TeamBots:
+    """Three seats the same as one (a bot for the whole team, or None: people), else the three."""
+    if isinstance(bots, list) and len(set(bots)) == 1:
+        return bots[0]
+    return bots
 
 
 async def create_event(lobby: Lobby, data: Any, client: str = "") -> dict[str, Any]:

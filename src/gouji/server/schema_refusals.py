@@ -156,11 +156,16 @@ def _python(info: Any) -> Any:
         return out
     if isinstance(info_s, mi.NoneType):
         return None
+    if isinstance(info_s, mi.ListType):
+        bounds = Meta(min_length=info_s.min_length, max_length=info_s.max_length)
+        return Annotated[list[_python(info_s.item_type)], bounds]  # type: ignore[misc]
     return Any
 
 
 def _shown(value: Any) -> str:
-    if isinstance(value, dict | list):
+    if isinstance(value, list):  # (its length: a list of a fixed length may be refused for it)
+        return f"a JSON array of {len(value)}"
+    if isinstance(value, dict):
         return f"a JSON {_json_type(value)}"
     text = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode() if _jsonable(value) else repr(value)
     return text if len(text) <= 40 else text[:37] + "…"

@@ -218,7 +218,7 @@ class TableSettings(Body, frozen=True, kw_only=True):
         Meta(description="the ready timeout between two deals; default the server's, else turn_seconds"),
     ] = None
     bot_delay: Annotated[
-        BotDelay | UnsetType, Meta(description="the masking time of every decision; default the server's (0.5)")
+        BotDelay | UnsetType, Meta(description="the masking time of every decision; default the server's (0.4)")
     ] = UNSET
     card_counter: Annotated[bool, Meta(description="记牌器: when false the views carry no `played`")] = True
 
@@ -285,22 +285,44 @@ class CreateMatch(TableSettings, frozen=True, kw_only=True):
                     valid_bot(b, f"bots[{t}][{s}]")
 
 
+TEAM_SEATS = SEATS // 2
+"""The seats of a team at a table (its members 1-3 in an event's ``bots``)."""
+TeamSeats = Annotated[
+    list[BotName | None],
+    Meta(
+        min_length=TEAM_SEATS,
+        max_length=TEAM_SEATS,
+        extra={"words": f"three seats (a list of {TEAM_SEATS}, each a bot's name or null)"},
+    ),
+]
+
+
 class CreateEvent(TableSettings, frozen=True, kw_only=True):
     """A round robin of several teams."""
 
     teams: Annotated[list[TeamName], Meta(min_length=2, max_length=MAX_TEAMS)]
     deals: Deals = 4
     preset: Preset = "tournament"
-    bots: Annotated[dict[TeamName, BotName | None], Meta(description="team → bot: bots stand in for those teams")] = (
-        msgspec.field(default_factory=dict)
-    )
+    bots: Annotated[
+        dict[TeamName, BotName | TeamSeats | None],
+        Meta(
+            description="team → a bot that stands in for the whole team, or the team's three seats, each a bot or "
+            'null, a person\'s ({"Red": [null, "novice", "heuristic"]}: seat k is the team\'s k-th seat at both '
+            "tables of each of its matches, seats 2k-1 and 2k of the table by the rules' numbers); a team not "
+            "named is people"
+        ),
+    ] = msgspec.field(default_factory=dict)
 
     def check(self) -> None:
         teams = _teams(self.teams)
         for team, bot in self.bots.items():
             if team not in teams:
                 raise RequestError(400, f"bots: no team {team!r} in this event")
-            valid_bot(bot, f"bots[{team!r}]")
+            if isinstance(bot, list):
+                for k, b in enumerate(bot):
+                    valid_bot(b, f"bots[{team!r}][{k}]")
+            else:
+                valid_bot(bot, f"bots[{team!r}]")
 
 
 def _teams(names: list[str]) -> list[str]:

@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--database-url", default="sqlite:///gouji.db")
     parser.add_argument("--turn-seconds", type=float, default=30.0, help="default turn timer (0: none)")
-    parser.add_argument("--bot-delay", type=float, default=0.5)
+    parser.add_argument("--bot-delay", type=float, default=0.4, help="default masking time of a window (正常)")
     parser.add_argument(
         "--ready-seconds", type=float, default=None, help="default wait for the players between deals (turn time)"
     )

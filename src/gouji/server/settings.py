@@ -28,7 +28,7 @@ class ServerSettings:
     it makes only codes of its own and restores only its own tables."""
 
     turn_seconds: float | None = 30.0
-    bot_delay: float = 0.5
+    bot_delay: float = 0.4
     ready_seconds: float | None = None
     auto_bot: str = "heuristic"
     seeds: Callable[[], int] = new_seed

@@ -31,10 +31,15 @@ from .window import Window, WindowKey, window_kind
 
 PASS_PACE = 0.25
 """A window over bots' seats alone (and people's on 托管) whose answers are all passes — 要不起, 不烧 — resolves
-after this share of the masking time (0.2 s at 正常's 0.8 s), and the passes right after it at once (a run of
+after this share of the masking time (0.1 s at 正常's 0.4 s), and the passes right after it at once (a run of
 passes is one beat): the table does not hold every pass as long as a play.  The time depends on the answers
 alone, which the frame shows at that moment, and a bot's forced pass and its chosen one take the same; a
 window over a person's seat keeps the whole masking time."""
+
+WATCH_PACE = 0.5
+"""Once every person seated at the table is out of cards (and at least one is seated), the rest of the deal is
+watched: each window's masking time is this share of the table's (a bot's play 0.2 s rather than 0.4 s at 正常).
+Who is out is public, so the change of pace tells nothing of a hand."""
 
 DECISION_KINDS = frozenset({"act", "start", "resume"})
 """The changes after which another decision is asked for (:attr:`TableState.decision`): an action taken, the
@@ -106,6 +111,8 @@ class TableState:
         person is asked or their one answer is given for them."""
         self._pass_run = False
         """Whether the last window resolved was bots' passes alone (the next such one takes no time)."""
+        self._mask = config.bot_delay
+        """The masking time of the window open now (:data:`WATCH_PACE` of the table's once it is watched)."""
         self._resolving = False
         """Whether a window's answers are being fed (nobody is asked anything meanwhile)."""
         self._seats_version = 0
@@ -242,7 +249,7 @@ class TableState:
         a seat with one answer has it given, a bot's seat (or one on 托管) thinks, a person with a choice is
         asked — until ``wall`` plus the turn time, if the table has one."""
         deal = self.match.current
-        mask = self.config.bot_delay
+        mask = self._mask = self.config.bot_delay * (WATCH_PACE if self.watched(deal.hands) else 1.0)
         w = Window(key, window_kind(deal), deal.window(), now, now + mask, deal.phase, len(deal.events))
         for s in w.seats:
             legal = deal.legal_actions_of(s)
@@ -265,13 +272,19 @@ class TableState:
         self.pace(w)
         return w
 
+    def watched(self, hands: list[list[int]]) -> bool:
+        """Whether the deal is only watched now: a person sits at the table and every person's hand is out
+        (:data:`WATCH_PACE`)."""
+        people = [s.index for s in self.seats if s.bot is None and s.nickname is not None]
+        return bool(people) and not any(any(hands[s]) for s in people)
+
     def pace(self, w: Window) -> None:
         """Shorten the masking time of a window over no person's seat whose answers are in and all passes
         (:data:`PASS_PACE`)."""
         if not w.complete or not self.bots_passed(w):
             return
         # passes in a row show as one beat: the first takes the pass pace, those right after it none
-        pace = 0.0 if self._pass_run else self.config.bot_delay * PASS_PACE
+        pace = 0.0 if self._pass_run else self._mask * PASS_PACE
         w.until = min(w.until, w.opened + pace)
 
     def bots_passed(self, w: Window) -> bool:

@@ -53,7 +53,7 @@ export class Lobby {
       h("section.lobby",
         h("div.hero", h("h1", t("hero_title")), h("p", t("hero_text"))),
         h("div.lobby-grid", this.createForm(), h("div.lobby-col", this.joinForm(), this.mySeats(), this.replayForm())),
-        h("div.lobby-grid.lobby-tourney", tourneyPanels(this.go, data))),
+        h("div.lobby-grid.lobby-tourney", tourneyPanels(this.go, data, this.bots))),
     );
     if (this.joinCode) {
       const form = this.root.querySelector("#join-form");
@@ -76,9 +76,9 @@ export class Lobby {
       h("option", { value: "" }, t("timer_off")));
     const speed = h("select", { name: "bot_delay", id: "bot-delay" },
       h("option", { value: "0" }, t("speed_instant")),
-      h("option", { value: "0.3" }, t("speed_fast")),
-      h("option", { value: "0.8", selected: true }, t("speed_normal")),
-      h("option", { value: "1.5" }, t("speed_slow")));
+      h("option", { value: "0.2" }, t("speed_fast")),
+      h("option", { value: "0.4", selected: true }, t("speed_normal")),
+      h("option", { value: "0.8" }, t("speed_slow")));
     const nickname = h("input", { name: "nickname", id: "nickname", maxlength: "24", value: lastNickname(),
       placeholder: t("nickname_ph"), autocomplete: "nickname" });
     const seats = h("div.seat-grid");

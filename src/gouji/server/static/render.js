@@ -316,7 +316,7 @@ function renderCenter(model) {
   } else if (turn && turn.seat !== null && turn.seat !== undefined) {
     const s = turn.seat;
     if (SETUP_PHASES.includes(view.phase)) {
-      status.textContent = t("phase_setup_wait", { name: name(s), what: t("phase_" + view.phase) });
+      status.textContent = tSubject("phase_setup_wait", s, me, { name: name(s), what: t("phase_" + view.phase) });
     } else if (view.burn_offer) {
       // a burn offer is put to all its seats at once: who of them may really burn is nobody's business
       status.textContent = s === me && "legal_count" in turn ? t("your_burn") : t("burn_window");

@@ -1,154 +1,26 @@
 // Tournaments (比赛): the duplicate match at two tables and events of several teams.
-// - tourneyPanels(go): the lobby's forms: open a duplicate match, open an event, join a team by its code;
+// - tourneyPanels(go, presets, bots): the lobby's forms: open a duplicate match, open an event (each team
+//   people, bots, or mixed seat by seat), join a team by its code;
 // - ScorekeeperView (/?match=CODE): the scorekeeper's view (记分员) of a match, both tables, updated live;
 // - EventView (/?event=CODE): an event's schedule, results and standings, updated live; its organiser
 //   starts the matches from here.
 // The server does the scoring; these pages only show what it answers (polled every POLL_MS).
 
 import { h, clear, api, toast, storeSeat, lastNickname, rememberNickname } from "./dom.js";
-import { STRINGS, t, onLangChange } from "./i18n.js";
-import { botChoice } from "./bots.js";
+import { t, onLangChange } from "./i18n.js";
+import { botChoice, botLevel } from "./bots.js";
 
 const POLL_MS = 1500;
 const ORGANISER_KEY = "gouji.organiser";
 
-Object.assign(STRINGS.zh, {
-  dup_title: "比赛：复式对抗（两桌）",
-  dup_help: "两队各六人，分两组坐两桌；同一副牌在两桌各打一次，两队互换位置。名次积小分 6-5-4-3-2-1，四局小分多者胜，胜 3 分、平 1 分、负 0 分。",
-  dup_team_names: "两队队名",
-  dup_deals: "局数",
-  dup_seats: "十二个座位",
-  dup_table_n: "{n} 号桌",
-  dup_person: "真人",
-  dup_create: "开比赛",
-  dup_join_title: "按队码入座",
-  dup_team_code: "队码",
-  dup_join: "入座",
-  dup_scorekeeper: "记分员",
-  dup_match: "比赛 {code}",
-  dup_codes: "入座码",
-  dup_team_code_of: "{team} 队码",
-  dup_table_code_of: "{n} 号桌桌号",
-  dup_codes_secret: "只给组织者看：队码是入座的凭据，发给各队自己的人。",
-  dup_rotate: "换码",
-  dup_rotated: "{team} 队换了新码，旧码不再能入座",
-  dup_waiting_other: "等待另一桌打完本局：请坐在原位等待，不得交流。",
-  dup_other_done: "两桌都打完了本局。",
-  dup_banner: "复式比赛 {code} · {n} 号桌 · 1、3、5 号位：{a} · 2、4、6 号位：{b}",
-  dup_deals_finished: "已打完 {n} 局",
-  dup_waiting: "等待另一桌",
-  dup_playing: "进行中",
-  dup_over: "已结束",
-  dup_places_t: "{n} 号桌名次（头科 → 大落）",
-  dup_small_points: "小分",
-  dup_total: "合计",
-  dup_result: "比赛结果",
-  dup_match_points: "大比分（胜 3 平 1 负 0）",
-  dup_winner: "{team} 胜",
-  dup_draw: "平局",
-  dup_comparison: "同牌比较：每队拿同一手牌打出的小分",
-  dup_side: "{seats} 号位的牌",
-  dup_margin: "差",
-  dup_no_deal_yet: "两桌都打完一局后，这里显示名次和小分。",
-  dup_replay: "回放 第 {n} 局 {t} 号桌",
-  ev_title: "赛事：多队循环赛",
-  ev_help: "每两队之间打一场复式比赛；按大比分排名，同分看相互间胜负，再看小分。机器人可以代替一支队。",
-  ev_teams: "队名（用逗号分开）",
-  ev_teams_ph: "例如 红队, 蓝队, 金队, 玉队",
-  ev_create: "开赛事",
-  ev_event: "赛事 {code}",
-  ev_schedule: "赛程与结果",
-  ev_round: "第 {n} 轮",
-  ev_bye: "轮空：{teams}",
-  ev_start: "开始这场",
-  ev_not_started: "未开始",
-  ev_standings: "积分榜",
-  ev_rank: "名次",
-  ev_team: "队",
-  ev_played: "场",
-  ev_wdl: "胜-平-负",
-  ev_mp: "大比分",
-  ev_sp: "小分",
-  ev_against: "失小分",
-  ev_by: "同分时",
-  ev_by_head: "相互间胜负",
-  "ev_by_small points": "小分",
-  ev_by_tied: "并列",
-  ev_players: "谁来打",
-  ev_bots_for: "机器人代打",
-  ev_codes_here: "入座码（只给组织者看）",
-});
-
-Object.assign(STRINGS.en, {
-  dup_title: "Tournament: the duplicate match (two tables)",
-  dup_help: "Two teams of six, each in two groups at two tables; every deal is played at both tables with the same cards and the teams swapped. Places score 6-5-4-3-2-1 small points; after four deals more small points wins: 3 match points, a draw 1, a loss 0.",
-  dup_team_names: "The two teams",
-  dup_deals: "Deals",
-  dup_seats: "The twelve seats",
-  dup_table_n: "Table {n}",
-  dup_person: "a person",
-  dup_create: "Open the match",
-  dup_join_title: "Sit down with a team code",
-  dup_team_code: "Team code",
-  dup_join: "Sit down",
-  dup_scorekeeper: "Scorekeeper 记分员",
-  dup_match: "Match {code}",
-  dup_codes: "Codes to sit down",
-  dup_team_code_of: "team {team}'s code",
-  dup_table_code_of: "table {n}'s code",
-  dup_codes_secret: "For the organiser only: a team's code takes its seats — give it to that team alone.",
-  dup_rotate: "New code",
-  dup_rotated: "Team {team} has a new code; the old one no longer takes a seat",
-  dup_waiting_other: "Waiting for the other table to finish this deal: stay in your seat, no talking (不得交流).",
-  dup_other_done: "Both tables have finished this deal.",
-  dup_banner: "Duplicate match {code} · table {n} · seats 1, 3, 5: {a} · seats 2, 4, 6: {b}",
-  dup_deals_finished: "{n} deals finished",
-  dup_waiting: "waiting for the other table",
-  dup_playing: "playing",
-  dup_over: "over",
-  dup_places_t: "Table {n} places (头科 → 大落)",
-  dup_small_points: "Small points",
-  dup_total: "Total",
-  dup_result: "Result",
-  dup_match_points: "Match points (win 3, draw 1, loss 0)",
-  dup_winner: "{team} wins",
-  dup_draw: "A draw",
-  dup_comparison: "The same cards compared: each team's small points with the same hands",
-  dup_side: "the hands of seats {seats}",
-  dup_margin: "margin",
-  dup_no_deal_yet: "Once both tables have finished a deal, its places and small points appear here.",
-  dup_replay: "Replay deal {n}, table {t}",
-  ev_title: "Event: a round robin of teams",
-  ev_help: "Every two teams play one duplicate match; the standings go by match points, then the result between the tied teams, then small points. Bots can stand in for a team.",
-  ev_teams: "Teams (comma-separated)",
-  ev_teams_ph: "e.g. Red, Blue, Gold, Jade",
-  ev_create: "Open the event",
-  ev_event: "Event {code}",
-  ev_schedule: "Schedule and results",
-  ev_round: "Round {n}",
-  ev_bye: "Bye: {teams}",
-  ev_start: "Start this match",
-  ev_not_started: "not started",
-  ev_standings: "Standings",
-  ev_rank: "#",
-  ev_team: "Team",
-  ev_played: "Played",
-  ev_wdl: "W-D-L",
-  ev_mp: "Match points",
-  ev_sp: "Small points",
-  ev_against: "Against",
-  ev_by: "Tie broken by",
-  ev_by_head: "head-to-head",
-  "ev_by_small points": "small points",
-  ev_by_tied: "tied",
-  ev_players: "Who plays",
-  ev_bots_for: "a bot stands in",
-  ev_codes_here: "Codes to sit down (for the organiser)",
-});
-
-// who sits in a seat: a person, or a bot shown by its level's name (never its id: see bots.js)
-const SEAT_CHOICES = [["", "dup_person"], ["heuristic", null], ["random", null]];
-const choiceLabel = (v, key) => (key ? t(key) : botChoice(v));
+// who sits in a seat: a person (""), or one of the bots the server offers (GET /api/bots, its levels first),
+// shown by its level's name, never its id (bots.js)
+const FALLBACK_BOTS = ["heuristic", "random"];
+// (`short`: the level alone, 高手, where the row says it is a seat's)
+const seatOptions = (bots, chosen, short) => [h("option", { value: "", selected: !chosen }, t("dup_person")),
+  ...bots.map((b) => h("option", { value: b, selected: chosen === b }, short ? botLevel(b) : botChoice(b)))];
+/** The bot that fills a seat by default ("bots for the rest"): 高手 when offered. */
+const defaultBot = (bots) => (bots.includes("heuristic") ? "heuristic" : bots[0]);
 
 function organiser(kind, code, token) {
   let all = {};
@@ -183,8 +55,8 @@ function timerSelect(name) {
 function speedSelect(name) {
   return h("select", { name, id: name },
     h("option", { value: "0" }, t("speed_instant")),
-    h("option", { value: "0.3" }, t("speed_fast")),
-    h("option", { value: "0.8", selected: true }, t("speed_normal")));
+    h("option", { value: "0.2" }, t("speed_fast")),
+    h("option", { value: "0.4", selected: true }, t("speed_normal")));
 }
 
 /** The team (0 = first, 1 = second) in `seat` of `table` (0 or 1): seats 0, 2, 4 of table 1 are team 1's. */
@@ -195,11 +67,12 @@ export function teamAt(table, seat) {
 // ------------------------------------------------------------------------------------ the lobby's forms
 
 /** The lobby's panels of tournaments: a match, an event, a team code. */
-export function tourneyPanels(go, presets) {
-  return [matchForm(go, presets), eventForm(go, presets), teamJoinForm(go)];
+export function tourneyPanels(go, presets, bots) {
+  const offered = bots && bots.length ? bots : FALLBACK_BOTS;
+  return [matchForm(go, presets, offered), eventForm(go, presets, offered), teamJoinForm(go)];
 }
 
-function matchForm(go, presets) {
+function matchForm(go, presets, bots) {
   const names = [h("input", { name: "team_x", id: "team-x", value: "X", maxlength: "24" }),
     h("input", { name: "team_y", id: "team-y", value: "Y", maxlength: "24" })];
   const grid = h("div.dup-seat-grid");
@@ -215,7 +88,7 @@ function matchForm(go, presets) {
       col.appendChild(h("label.seat-choice.team" + (s % 2),
         h("span", t("seat_n", { n: s + 1 }), " · ", h("b", { dataset: { teamLabel: team } }, "")),
         h("select", { name: `dup_seat_${tb}_${s}`, id: `dup-seat-${tb}-${s}` },
-          SEAT_CHOICES.map(([v, key]) => h("option", { value: v }, choiceLabel(v, key))))));
+          seatOptions(bots, null))));
     }
     grid.appendChild(col);
   }
@@ -228,7 +101,7 @@ function matchForm(go, presets) {
     for (const tb of [0, 1]) {
       for (let s = 0; s < 6; s++) {
         const person = who.value === "people" || (tb === 0 && s === 0) || (tb === 1 && s === 1);
-        get(`dup_seat_${tb}_${s}`).value = person ? "" : "heuristic";
+        get(`dup_seat_${tb}_${s}`).value = person ? "" : defaultBot(bots);
       }
     }
   } }, ["people", "one_per_table", "custom"].map((v) => h("option", { value: v }, t("dup_who_" + v))));
@@ -239,7 +112,8 @@ function matchForm(go, presets) {
     h("p.muted.small", t("dup_help")),
     h("div.row2", field(t("dup_team_names"), h("div.row2", names[0], names[1])), field(t("dup_deals"), deals)),
     h("div.row2", field(t("preset"), presetSelect(presets, "dup_preset")), field(t("timer"), timerSelect("dup_timer"))),
-    h("div.row2", field(t("bot_speed"), speedSelect("dup_speed")), field(t("dup_who"), who)),
+    field(t("bot_speed"), speedSelect("dup_speed")),
+    field(t("dup_who"), who),  // (a row of its own: "one person per table, bots for the rest" is long)
     h("details.dup-seats", h("summary", t("dup_seats")), grid),
     h("button.btn.primary#match-create", { type: "submit" }, t("dup_create")));
   return form;
@@ -266,38 +140,73 @@ async function createMatch(form, go) {
   }
 }
 
-function eventForm(go, presets) {
+/** Who plays for a team of an event, as its row of the form chooses: people, one person a table and bots
+ * for the rest, a bot (a level) for the whole team, or seat by seat; and the three seats it fills in. */
+function teamSeats(choice, bots, seats) {
+  if (choice === "one_per_table") return ["", defaultBot(bots), defaultBot(bots)];
+  if (choice === "custom") return seats;
+  return [choice, choice, choice]; // "": people; else a bot for the whole team
+}
+
+/** A team's three seats as POST /api/events takes them: omitted (people), one bot, or three (null: a person). */
+export function teamBots(seats) {
+  if (seats.every((x) => x === seats[0])) return seats[0] || undefined;
+  return seats.map((x) => x || null);
+}
+
+function eventForm(go, presets, bots) {
   const teams = h("input", { name: "ev_teams", id: "ev-teams", placeholder: t("ev_teams_ph") });
   const who = h("div.ev-who");
+  const picks = new Map(); // team name → { choice, seats }: kept while the names are typed
+  const row = (name, i) => {
+    const pick = picks.get(name) || { choice: "", seats: ["", "", ""] };
+    picks.set(name, pick);
+    const seatSels = [0, 1, 2].map((k) => h("select", {
+      name: `ev_seat_${i}_${k}`, id: `ev-seat-${i}-${k}`, "aria-label": t("ev_seat_who", { team: name, n: k + 1 }),
+      onchange: (e) => { pick.seats[k] = e.target.value; pick.choice = "custom"; choice.value = "custom"; },
+    }, seatOptions(bots, pick.seats[k], true)));
+    const seatRow = h("div.ev-seats", { hidden: !["custom", "one_per_table"].includes(pick.choice) },
+      seatSels.map((sel, k) => h("label.ev-seat", h("span", t("ev_seat_n", { n: k + 1 })), sel)));
+    const choice = h("select", {
+      name: `ev_bot_${i}`, id: `ev-who-${i}`, dataset: { team: name }, "aria-label": t("ev_team_who", { team: name }),
+      onchange: () => {
+        pick.choice = choice.value;
+        pick.seats = teamSeats(choice.value, bots, pick.seats.slice());
+        seatSels.forEach((sel, k) => { sel.value = pick.seats[k]; });
+        seatRow.hidden = !["custom", "one_per_table"].includes(choice.value);
+      },
+    }, [["", t("ev_who_people")], ["one_per_table", t("dup_who_one_per_table")],
+      ...bots.map((b) => [b, botChoice(b)]), ["custom", t("dup_who_custom")]].map(([v, label]) =>
+      h("option", { value: v, selected: pick.choice === v }, label)));
+    return h("div.ev-team", { dataset: { team: name } }, h("label.seat-choice", h("span.ev-team-name", name), choice), seatRow);
+  };
   const refresh = () => {
-    const names = teams.value.split(",").map((x) => x.trim()).filter(Boolean);
-    const before = {};
-    for (const sel of who.querySelectorAll("select")) before[sel.dataset.team] = sel.value;
+    const names = [...new Set(teams.value.split(",").map((x) => x.trim()).filter(Boolean))];
     clear(who);
-    for (const name of names) {
-      who.appendChild(h("label.seat-choice", h("span", name),
-        h("select", { dataset: { team: name }, name: "ev_bot_" + names.indexOf(name) },
-          SEAT_CHOICES.map(([v, key]) => h("option", { value: v, selected: before[name] === v }, choiceLabel(v, key))))));
-    }
+    names.forEach((name, i) => who.appendChild(row(name, i)));
+    who.teams = names.map((name) => [name, picks.get(name)]);
   };
   teams.addEventListener("input", refresh);
   const deals = h("input", { name: "ev_deals", id: "ev-deals", type: "number", min: "1", max: "20", value: "4" });
-  const form = h("form.panel.tourney#event-form", { onsubmit: (e) => { e.preventDefault(); createEvent(form, go); } },
+  const form = h("form.panel.tourney#event-form", { onsubmit: (e) => { e.preventDefault(); createEvent(form, who, go); } },
     h("h2", t("ev_title")),
     h("p.muted.small", t("ev_help")),
     field(t("ev_teams"), teams),
-    h("fieldset.ev-players", h("legend", t("ev_players")), who),
+    h("fieldset.ev-players", h("legend", t("ev_players")), h("p.muted.small", t("ev_seats_help")), who),
     h("div.row2", field(t("dup_deals"), deals), field(t("preset"), presetSelect(presets, "ev_preset"))),
     h("div.row2", field(t("timer"), timerSelect("ev_timer")), field(t("bot_speed"), speedSelect("ev_speed"))),
     h("button.btn.primary#event-create", { type: "submit" }, t("ev_create")));
   return form;
 }
 
-async function createEvent(form, go) {
+async function createEvent(form, who, go) {
   const get = (n) => form.querySelector(`[name=${n}]`);
   const teams = get("ev_teams").value.split(",").map((x) => x.trim()).filter(Boolean);
   const bots = {};
-  for (const sel of form.querySelectorAll(".ev-who select")) if (sel.value) bots[sel.dataset.team] = sel.value;
+  for (const [name, pick] of who.teams || []) {
+    const chosen = teamBots(pick.seats);
+    if (chosen !== undefined) bots[name] = chosen;
+  }
   const timer = get("ev_timer").value;
   try {
     const res = await api("/api/events", {
@@ -528,12 +437,20 @@ export class EventView extends Polled {
     const table = h("table.score-table.standings#standings",
       h("thead", h("tr", ["ev_rank", "ev_team", "ev_played", "ev_wdl", "ev_mp", "ev_sp", "ev_against", "ev_by"].map((k) => h("th", t(k))))),
       h("tbody", ev.standings.map((s) => h("tr", { dataset: { team: s.team } },
-        h("td", String(s.rank)), h("td", s.team, ev.bots[s.team] ? h("span.muted.small", ` · ${t("ev_bots_for")}`) : null),
+        h("td", String(s.rank)), h("td", s.team, whoPlays(ev.bots[s.team])),
         h("td", String(s.played)), h("td", `${s.won}-${s.drawn}-${s.lost}`), h("td.num", String(s.match_points)),
         h("td.num", String(s.small_points)), h("td.num", String(s.small_against)), h("td.small", by(s.decided_by))))));
     return h("section.tourney-view.event-view", head,
       h("div.ev-layout", h("div.panel", h("h2", t("ev_schedule")), rounds), h("div.panel", h("h2", t("ev_standings")), table)));
   }
+}
+
+/** Who plays for a team on the event's page: nothing for people, "机器人 · 高手" for a bot standing in, seat by
+ * seat "真人 · 新手 · 高手" for a mixed team (levels by name, never by id). */
+export function whoPlays(bots) {
+  if (!bots) return null;
+  const text = Array.isArray(bots) ? bots.map((b) => (b ? botLevel(b) : t("dup_person"))).join(" · ") : botChoice(bots);
+  return h("span.muted.small.ev-who-plays", text);
 }
 
 // ------------------------------------------------------------------------------------ at a table of a match

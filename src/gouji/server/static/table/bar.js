@@ -43,9 +43,9 @@ export const barMethods = {
         h("span.code", { title: t("table_code") }, t("table_code") + " ", h("b", tb.code)),
         h("span.preset", t("preset_" + (cfg.preset || (this.rules && this.rules.name) || "qingdao"))),
         h("span.deal-no", t("deal_of", { n: Math.min(this.deal + 1, setLen), m: setLen })),
-        h("span.score",
-          h("span.team-dot.team0"), `${teamName(0)} ${pts[0]}`, h("span.sep", " : "),
-          h("span.team-dot.team1"), `${teamName(1)} ${pts[1]}`),
+        h("span.score", [0, 1].map((k) => [k ? h("span.sep", ":") : null,
+          h("span.score-side.team" + k, h("span.team-dot.team" + k),
+            h("span.side-name", { title: teamName(k) }, teamName(k)), h("span.pts", String(pts[k])))])),
         this.seat === null ? h("span.watching", icon("eye"), " " + t("watching")) : null,
       ),
       h("div.bar-right",
@@ -108,6 +108,7 @@ export const barMethods = {
     const text = duplicateBanner(dup);
     this.dupEl.hidden = !text;
     this.dupEl.textContent = text || "";
+    this.dupEl.title = text || "";
     this.dupEl.classList.toggle("waiting", !!(dup && dup.waiting));
   },
 
