@@ -234,8 +234,12 @@ class LegalActions(Sequence[Action]):
 
     def __init__(self, explicit: list[Action], blocks: list[_Block] | None = None) -> None:
         self._explicit = explicit
-        self._blocks = blocks or []
-        self._len = len(explicit) + sum([b.size for b in blocks]) if blocks else len(explicit)
+        if blocks:
+            self._blocks: Sequence[_Block] = blocks
+            self._len = len(explicit) + sum([b.size for b in blocks])
+        else:
+            self._blocks = ()  # (no list made for the answers and decisions, which have no blocks)
+            self._len = len(explicit)
 
     @classmethod
     def leads(
@@ -275,6 +279,11 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, i: slice) -> list[Action]: ...
 
     def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        if not self._blocks:  # (answers and decisions: the list itself, as for every decision a player takes)
+            try:
+                return self._explicit[i]
+            except IndexError:
+                raise IndexError("legal action index out of range") from None
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._len))]
         if i < 0:

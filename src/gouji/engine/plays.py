@@ -169,11 +169,11 @@ class Play:
     def of(cls, rank: int, k: int, t: int = 0, x: int = 0, d: int = 0) -> Play:
         """The play of ``k`` cards of ``rank`` (or ``rank=-1``, ``k=0``), ``t`` 2s, ``x`` small, ``d`` big jokers."""
         key = (rank, k, t, x, d)
-        ref = cls._cache.refs.get(key)  # (WeakIntern.get, inlined: the engine makes plays all the time)
+        ref = _play_ref(key)  # (WeakIntern.get, inlined: the engine makes plays all the time)
         if ref is not None:
             play = ref()
             if play is not None:
-                cls._cache.recent.append(play)  # kept among the recent ones as long as it is in use
+                _recent_play(play)  # kept among the recent ones as long as it is in use
                 return play
         return cls._cache.add(key, cls._make(rank, k, t, x, d))
 
@@ -265,6 +265,10 @@ class Play:
     def effective_values(self) -> list[int]:
         """Each card's effective rank index, highest first (2s take the natural rank, mixed D counts as X)."""
         return [BIG] * self.eff_big + [SMALL] * self.eff_small + [self.value] * self.body
+
+
+_play_ref = Play._cache.refs.get
+_recent_play = Play._cache.recent.append
 
 
 KAIDIAN_PLAYS: tuple[str, ...] = ("pure", "money", "no_jokers_no_single_two", "any")
@@ -397,10 +401,12 @@ def answers(hand: Sequence[int], a: Play, kill: bool = False, small: bool = True
     if most_d < xa:  # a's small jokers need as many big jokers
         return []
     hx, twos = hand[SMALL], hand[TWO]
-    held = [(r, hand[r]) for r in range(above + 1 if above >= FOUR else FOUR, ACE + 1) if hand[r]]
+    low = above + 1 if above >= FOUR else FOUR
+    held = hand[low : ACE + 1]  # the counts of the natural ranks above a's
     twos_alone = above < TWO
     # the most cards a natural part (rank, 2s attached) or 2s alone can have: fewer jokers need more
-    body = max([h for _, h in held]) + twos if held else twos if twos_alone else 0
+    most_held = max(held) if held else 0
+    body = most_held + twos if most_held else twos if twos_alone else 0
     out: list[Play] = []
     add, of = out.append, Play.of
     for d in range(xa, most_d + 1):
@@ -414,12 +420,14 @@ def answers(hand: Sequence[int], a: Play, kill: bool = False, small: bool = True
             else:
                 if m <= twos and twos_alone:
                     add(of(NO_RANK, 0, m, x, d))
-                least = m - twos if m > twos else 1
-                for r, have in held:
-                    k, most = least, have if have < m else m
-                    while k <= most:
-                        add(of(r, k, m - k, x, d))
-                        k += 1
+                least = m - twos if m > twos else 1  # (at least 1: the ranks not held are passed over)
+                if most_held >= least:
+                    for r, have in enumerate(held, low):
+                        if have >= least:
+                            k, most = least, have if have < m else m
+                            while k <= most:
+                                add(of(r, k, m - k, x, d))
+                                k += 1
             x += 1
     return out
 

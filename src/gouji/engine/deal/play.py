@@ -56,7 +56,7 @@ class Playing(Smothering):
         failed = self._burn_on_play(s, play, burn, empty, prev_seat) if burn or self.burn is not None else False
         if leading or play.rank == C.FOUR:
             self._open_on_play(s, play, leading)
-        if prev is not None and rules.bie_san:
+        if prev is not None and rules.bie_san and self.hands[prev_seat][C.THREE]:
             self._smother(s, prev, prev_seat)
 
         # the new top play
