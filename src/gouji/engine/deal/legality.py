@@ -6,7 +6,8 @@ lets the seat act so, or else its refusal: a template from the table below, fill
 only when a player is shown it.  The legal actions are made by asking the same rules (they enumerate only what
 a rule cannot answer one action at a time: the plays a hand can lead, the plays that beat the top), and a
 refusal is the first rule that refuses, in the order of :data:`PLAY_RULES` — so a list and a refusal cannot
-disagree (``tests/test_properties.py`` checks every action it tries against both)."""
+disagree (``tests/test_legality.py`` and ``tests/test_properties.py`` check every action they try against
+both)."""
 
 from __future__ import annotations
 
@@ -114,7 +115,7 @@ class Legality(Playing):
             return LegalActions.leads(hand, allow_threes=True, whole_fours=rules.fours_whole)
         # an answer: the held plays that beat the top (_beats_rule; they never hold a 3), and what else is open
         plays = answers(hand, top, rules.big_joker_kill, rules.three_small_kill)
-        if rules.fours_whole and hand[C.FOUR]:  # (only a play of 4s can meet _fours_rule)
+        if rules.fours_whole and hand[C.FOUR]:  # (_fours_rule refuses only plays of 4s)
             plays = [p for p in plays if self._fours_rule(s, p) is None]
         if rd.burn_offers:
             return LegalActions([*[Burn(p) for p in plays], PASS])
@@ -134,7 +135,7 @@ class Legality(Playing):
             assert self.setup is not None
             return self.setup.explain(s, a, self.legal_actions())
         why = self._refusal(s, a)
-        if why is None:  # pragma: no cover - the rules and the legal actions agree (tests/test_properties.py)
+        if why is None:  # pragma: no cover - the rules and the legal actions agree (tests/test_legality.py)
             why = CANNOT_NOW
         return refusal_text(why, self, s, a)
 
