@@ -105,3 +105,35 @@ def test_the_refusals_are_worded_from_the_table() -> None:
     with pytest.raises(IllegalAction) as info:
         deal.act("4")
     assert str(info.value) == "4 does not beat 9: every card must be higher, jokers beaten only by bigger jokers"
+
+
+def test_a_setup_phase_lists_and_refuses_its_action_by_one_rule() -> None:
+    """Setup's hand-dependent actions (革命, 冲点, 汇5, 无级自开, 买四) are listed and refused by one entry of
+    :data:`SETUP_RULES`: listed exactly when the hand may take it; else ``act`` refuses it naming the reason
+    and nothing changes."""
+    from gouji.engine.deal.setup import SETUP_RULES
+    from gouji.engine.rules import PRESETS
+
+    rng = random.Random(7)
+    seen: dict[tuple[str, bool], int] = {}
+    for name in PRESETS:
+        for seed in range(6):
+            deal = Deal.new(RuleSet.preset(name), seed=seed)
+            while not deal.is_over:
+                rule = SETUP_RULES.get(deal.phase)
+                if rule is not None and deal.to_act is not None:
+                    action, may, reason = rule
+                    s = deal.to_act
+                    allowed = may(deal.hands[s])
+                    assert (action in deal.legal_actions()) == allowed, (name, seed, deal.phase, s)
+                    seen[deal.phase, allowed] = seen.get((deal.phase, allowed), 0) + 1
+                    if not allowed:
+                        before = (len(deal.events), [list(h) for h in deal.hands], deal.phase, deal.to_act)
+                        with pytest.raises(IllegalAction) as info:
+                            deal.act(action)
+                        assert f"seat {s} " + reason.format(a=action) in str(info.value)
+                        assert (len(deal.events), [list(h) for h in deal.hands], deal.phase, deal.to_act) == before
+                deal.act(choose_action(deal, rng))
+    refused = {phase for phase, allowed in seen if not allowed}
+    # (汇5 comes only after a sweep in a set: test_regional.py's test_huiwu_after_a_sweep_in_zhangqiu refuses it)
+    assert refused == set(SETUP_RULES) - {"huiwu"}, seen
