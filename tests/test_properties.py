@@ -262,6 +262,17 @@ def is_legal(deal: Deal, text: str, texts: set[str] | None) -> bool:
     return inside
 
 
+def assert_rules_agree(deal: Deal, s: int, text: str, legal: bool) -> None:
+    """The rules of play that word a refusal (legality.PLAY_RULES and the others) refuse exactly what the
+    legal actions leave out."""
+    try:
+        a = parse_action(text)
+    except InvalidAction:
+        return
+    why = deal._refusal(s, a)
+    assert (why is None) == legal, f"seat {s}, {a}: legal {legal}, but the rules say {why!r}"
+
+
 def check_accepts(deal: Deal, rng: random.Random, how_many: int) -> None:
     """Several legal actions, each applied to a replayed copy of the deal, are accepted."""
     legal = deal.legal_actions()
@@ -286,7 +297,10 @@ def check_refusals(deal: Deal, rng: random.Random) -> int:
     refused = 0
     leading = deal.phase == "play" and deal.view(None)["top"] is None
     for text in candidate_actions(deal, rng):
-        if is_legal(deal, text, texts):
+        legal_now = is_legal(deal, text, texts)
+        if deal.phase == "play":
+            assert_rules_agree(deal, s, text, legal_now)
+        if legal_now:
             continue
         if leading and not text.lower().startswith(("burn", "return")):
             # a lead may be any play of held cards, save 3s under 憋三 (rule book §5.2, §7), 4s split or

@@ -271,15 +271,21 @@ def test_huiwu_after_a_sweep_in_zhangqiu() -> None:
     d = next_deal(rules, [_Done(SWEPT, 0, first=0)])
     assert d.huiwu == [1, 3, 5] and d.events[0]["huiwu"] == [1, 3, 5]
     asked = []
+    refused = 0
     while d.phase == "huiwu":
         s = d.to_act
         assert s is not None
         asked.append(s)
         five = d.hands[s][C.RANK_INDEX["5"]]
         assert texts(d) == ({"huiwu", "pass"} if five else {"pass"})
+        if not five:  # (the refusal is worded from the rule that lists it: SETUP_RULES)
+            refused += 1
+            with pytest.raises(IllegalAction, match=f"seat {s} holds no 5 to discard"):
+                d.act("huiwu")
+            assert d.phase == "huiwu" and d.to_act == s
         d.act("huiwu" if five else "pass")
         assert d.hands[s][C.RANK_INDEX["5"]] == 0
-    assert sorted(asked) == [1, 3, 5]
+    assert sorted(asked) == [1, 3, 5] and refused, "a seat without 5s is asked too, and refused 汇5"
     shed = sum(len(e["cards"]) for e in d.events if e["type"] == "huiwu")
     assert C.parse_counts(d.view(0)["played"])[C.RANK_INDEX["5"]] == shed, "the card counter counts them"
     assert Deal.replay(d.events).events == d.events

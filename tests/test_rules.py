@@ -301,3 +301,20 @@ def test_removed_is_normalised() -> None:
 def test_invalid_options_are_refused(options: dict[str, Any]) -> None:
     with pytest.raises(UnknownRules):
         RuleSet(**options)
+
+
+def test_a_seats_standing_to_burn_and_to_open_is_stated_once_by_the_rule_set() -> None:
+    """RuleSet.burner_standing and may_still_open: what the engine's burn offers, 反稍 and 开点 and the
+    heuristic's guesses all ask, each option of §6 and §8 flipping the answer."""
+    plain = RuleSet.preset("qingdao")
+    assert plain.burner_standing(False, False, True), "qingdao: anyone may burn, also after someone is out"
+    early = plain.replace(burn_before_first_out=True)
+    assert early.burner_standing(False, False, False) and not early.burner_standing(True, False, True)
+    needs = plain.replace(burn_needs_kaidian=True)
+    assert not needs.burner_standing(False, False, False) and needs.burner_standing(True, False, False)
+    assert not needs.burner_standing(False, True, False), "a 4's forfeit does not count unless the rule says"
+    assert needs.replace(burn_after_four_forfeit=True).burner_standing(False, True, False)
+    assert plain.may_still_open(False, False, False, plain.kaidian_until_out - 1)
+    assert not plain.may_still_open(False, False, False, plain.kaidian_until_out)
+    for opened, forfeited, ffa in ((True, False, False), (False, True, False), (False, False, True)):
+        assert not plain.may_still_open(opened, forfeited, ffa, 0)

@@ -11,9 +11,9 @@ building every action, because a lead from a 36-card hand full of 2s and jokers 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import ClassVar, overload
+from typing import ClassVar, NamedTuple, overload
 
-from .cards import ACE, BIG, FOUR, RANKS, SMALL, THREE, TWO
+from .cards import ACE, BIG, FOUR, RANKS, SMALL, THREE, TWO, format_counts
 from .plays import NO_RANK, InvalidPlay, Play, WeakIntern, parse_play
 
 
@@ -25,6 +25,7 @@ class Decision:
 
     def __init__(self, text: str) -> None:
         self.text = text
+        """Its text form (``str()``)."""
         Decision._all[text] = self
 
     def __str__(self) -> str:
@@ -71,7 +72,7 @@ SELFOPEN = Decision("selfopen")
 class Burn:
     """烧牌 with a play: ``str()`` is ``"burn <cards>"``."""
 
-    __slots__ = ("__weakref__", "play")
+    __slots__ = ("__weakref__", "play", "text")
     _cache: ClassVar[WeakIntern[Play, Burn]] = WeakIntern(keep=256)
 
     def __new__(cls, play: Play) -> Burn:
@@ -79,13 +80,16 @@ class Burn:
         if b is None:
             b = object.__new__(cls)
             b.play = play
+            b.text = f"burn {play.text}"
             b = cls._cache.add(play, b)
         return b
 
     play: Play
+    text: str
+    """``"burn <cards>"``."""
 
     def __str__(self) -> str:
-        return f"burn {self.play}"
+        return self.text
 
     def __repr__(self) -> str:
         return f"Burn({str(self.play)!r})"
@@ -97,11 +101,13 @@ class Burn:
 class Return:
     """还贡: give back these cards to the player who paid 落贡; ``str()`` is ``"return <cards>"``."""
 
-    __slots__ = ("__weakref__", "counts", "size")
+    __slots__ = ("__weakref__", "counts", "size", "text")
     _cache: ClassVar[WeakIntern[tuple[int, ...], Return]] = WeakIntern(keep=256)
 
     counts: tuple[int, ...]
     size: int
+    text: str
+    """``"return <cards>"``."""
 
     def __new__(cls, counts: Sequence[int]) -> Return:
         key = tuple(counts)
@@ -110,16 +116,15 @@ class Return:
             r = object.__new__(cls)
             r.counts = key
             r.size = sum(key)
+            r.text = f"return {format_counts(key)}"
             r = cls._cache.add(key, r)
         return r
 
     def __str__(self) -> str:
-        from .cards import format_counts
-
-        return f"return {format_counts(self.counts)}"
+        return self.text
 
     def __repr__(self) -> str:
-        return f"Return({str(self)[7:]!r})"
+        return f"Return({self.text[7:]!r})"
 
     def __reduce__(self) -> tuple[object, tuple[tuple[int, ...]]]:
         return (Return, (self.counts,))
@@ -132,12 +137,13 @@ class InvalidAction(ValueError):
     """Text that is not an action at all."""
 
 
-_ACTION_TYPES = (Play, Burn, Decision, Return)  # a tuple: quicker to check than a union built at each call
+ACTION_TYPES = (Play, Burn, Decision, Return)
+"""The classes of :data:`Action`, as a tuple for ``isinstance`` (quicker than the union)."""
 
 
 def parse_action(text: str | Play | Burn | Decision | Return) -> Action:
     """Read an action from its text: a play (``"QQQ"``), ``"burn KKK"``, ``"pass"``, ``"yield"``, …"""
-    if isinstance(text, _ACTION_TYPES):
+    if isinstance(text, ACTION_TYPES):
         return text
     if not isinstance(text, str):
         raise InvalidAction(f"an action is text or an action object, not {type(text).__name__}")
@@ -169,15 +175,25 @@ def parse_action(text: str | Play | Burn | Decision | Return) -> Action:
         raise InvalidAction(f"{text!r} is not an action ({e}); actions are plays, 'burn <cards>', {names}") from None
 
 
-class _Block:
-    """Every play ``rank×k + 2×t + X×x + D×d`` with each count in a range (a product of ranges)."""
+class _Block(NamedTuple):
+    """Every play ``rank×k + 2×t + X×x + D×d`` with each count in a range (a product of ranges): ``k0 <= k <
+    k0 + kn``, ``t0 <= t < t0 + tn``, ``x < xn``, ``d < dn``, but the empty play when ``skip`` (1); ``size``
+    plays in all.  A tuple: a lead makes one for each rank held, so making one must cost little."""
 
-    __slots__ = ("dn", "k0", "kn", "rank", "size", "skip", "t0", "tn", "xn")
+    rank: int
+    k0: int
+    kn: int
+    t0: int
+    tn: int
+    xn: int
+    dn: int
+    skip: int
+    size: int
 
-    def __init__(self, rank: int, k0: int, kn: int, t0: int, tn: int, xn: int, dn: int, skip: int) -> None:
-        self.rank, self.k0, self.kn, self.t0, self.tn, self.xn, self.dn = rank, k0, kn, t0, tn, xn, dn
-        self.skip = skip
-        self.size = kn * tn * xn * dn - skip
+    @classmethod
+    def of(cls, rank: int, k0: int, kn: int, t0: int, tn: int, xn: int, dn: int, skip: int) -> _Block:
+        """The block of these ranges (its ``size`` worked out)."""
+        return cls(rank, k0, kn, t0, tn, xn, dn, skip, kn * tn * xn * dn - skip)
 
     def get(self, i: int) -> Play:
         i += self.skip
@@ -218,8 +234,12 @@ class LegalActions(Sequence[Action]):
 
     def __init__(self, explicit: list[Action], blocks: list[_Block] | None = None) -> None:
         self._explicit = explicit
-        self._blocks = blocks or []
-        self._len = len(explicit) + sum([b.size for b in blocks]) if blocks else len(explicit)
+        if blocks:
+            self._blocks: Sequence[_Block] = blocks
+            self._len = len(explicit) + sum([b.size for b in blocks])
+        else:
+            self._blocks = ()  # (no list made for the answers and decisions, which have no blocks)
+            self._len = len(explicit)
 
     @classmethod
     def leads(
@@ -232,18 +252,21 @@ class LegalActions(Sequence[Action]):
         """Every lead from ``hand``: one natural rank (any count) with any 2s and jokers, 2s with any
         jokers, or jokers alone.  Without ``allow_threes`` no play holds a 3; with ``whole_fours`` the 4s
         go all together with nothing attached (4不拆不挂)."""
-        h2, hx, hd = hand[TWO], hand[SMALL], hand[BIG]
-        blocks: list[_Block] = []
-        for r in range(THREE if allow_threes else THREE + 1, ACE + 1):
-            if hand[r]:
-                blocks.append(_Block(r, 1, hand[r], 0, h2 + 1, hx + 1, hd + 1, 0))
+        tn, xn, dn = hand[TWO] + 1, hand[SMALL] + 1, hand[BIG] + 1
+        each = tn * xn * dn  # the plays of one natural card count: 2s and jokers attached or not
+        block = tuple.__new__  # (the tuple itself, without _Block's Python-level __new__: one for every rank)
+        blocks: list[_Block] = [
+            block(_Block, (r, 1, have, 0, tn, xn, dn, 0, have * each))
+            for r, have in enumerate(hand[THREE if allow_threes else FOUR : ACE + 1], THREE if allow_threes else FOUR)
+            if have
+        ]
         if whole_fours and hand[FOUR]:  # all the 4s, nothing attached: one play
             i = next(i for i, b in enumerate(blocks) if b.rank == FOUR)
-            blocks[i] = _Block(FOUR, hand[FOUR], 1, 0, 1, 1, 1, 0)
-        if h2:
-            blocks.append(_Block(NO_RANK, 0, 1, 1, h2, hx + 1, hd + 1, 0))
-        if hx or hd:
-            blocks.append(_Block(NO_RANK, 0, 1, 0, 1, hx + 1, hd + 1, 1))
+            blocks[i] = _Block.of(FOUR, hand[FOUR], 1, 0, 1, 1, 1, 0)
+        if tn > 1:
+            blocks.append(_Block.of(NO_RANK, 0, 1, 1, tn - 1, xn, dn, 0))
+        if xn > 1 or dn > 1:
+            blocks.append(_Block.of(NO_RANK, 0, 1, 0, 1, xn, dn, 1))
         return cls(explicit or [], blocks)
 
     def __len__(self) -> int:
@@ -256,6 +279,11 @@ class LegalActions(Sequence[Action]):
     def __getitem__(self, i: slice) -> list[Action]: ...
 
     def __getitem__(self, i: int | slice) -> Action | list[Action]:
+        if not self._blocks:  # (answers and decisions: the list itself, as for every decision a player takes)
+            try:
+                return self._explicit[i]
+            except IndexError:
+                raise IndexError("legal action index out of range") from None
         if isinstance(i, slice):
             return [self[j] for j in range(*i.indices(self._len))]
         if i < 0:
@@ -279,11 +307,13 @@ class LegalActions(Sequence[Action]):
                 yield b.get(i)
 
     def __contains__(self, a: object) -> bool:
-        if isinstance(a, Play):
+        if a in self._explicit:  # (actions are interned: compared by identity)
+            return True
+        if self._blocks and isinstance(a, Play):
             for b in self._blocks:
                 if b.has(a):
                     return True
-        return a in self._explicit
+        return False
 
     @property
     def explicit(self) -> Sequence[Action]:

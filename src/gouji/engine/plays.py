@@ -17,6 +17,7 @@ from typing import ClassVar, Generic, TypeVar
 from .cards import (
     ACE,
     BIG,
+    FOUR,
     NUM_RANKS,
     RANKS,
     SMALL,
@@ -123,7 +124,6 @@ class Play:
 
     __slots__ = (
         "__weakref__",
-        "_text",
         "body",
         "counts",
         "d",
@@ -136,6 +136,7 @@ class Play:
         "rank",
         "size",
         "t",
+        "text",
         "threshold",
         "value",
         "x",
@@ -158,7 +159,8 @@ class Play:
     threshold: bool
     has_joker: bool
     counts: Counts
-    _text: str
+    text: str
+    """The play's text form, as :func:`parse_play` reads it (``str(play)``)."""
 
     def __new__(cls, rank: int, k: int, t: int, x: int, d: int) -> Play:
         return cls.of(rank, k, t, x, d)
@@ -167,11 +169,11 @@ class Play:
     def of(cls, rank: int, k: int, t: int = 0, x: int = 0, d: int = 0) -> Play:
         """The play of ``k`` cards of ``rank`` (or ``rank=-1``, ``k=0``), ``t`` 2s, ``x`` small, ``d`` big jokers."""
         key = (rank, k, t, x, d)
-        ref = cls._cache.refs.get(key)  # (WeakIntern.get, inlined: the engine makes plays all the time)
+        ref = _play_ref(key)  # (WeakIntern.get, inlined: the engine makes plays all the time)
         if ref is not None:
             play = ref()
             if play is not None:
-                cls._cache.recent.append(play)  # kept among the recent ones as long as it is in use
+                _recent_play(play)  # kept among the recent ones as long as it is in use
                 return play
         return cls._cache.add(key, cls._make(rank, k, t, x, d))
 
@@ -185,32 +187,44 @@ class Play:
             raise InvalidPlay(f"{RANKS[rank] if 0 <= rank < NUM_RANKS else rank} is not a natural rank")
         if k + t + x + d == 0:
             raise InvalidPlay("a play needs at least one card")
+        # (object.__setattr__: this class's own __setattr__ refuses every change once ``text`` is set)
         p = object.__new__(cls)
-        p.rank, p.k, p.t, p.x, p.d = rank, k, t, x, d
-        p.size = k + t + x + d
-        p.has_joker = x + d > 0
+        put = object.__setattr__
+        put(p, "rank", rank)
+        put(p, "k", k)
+        put(p, "t", t)
+        put(p, "x", x)
+        put(p, "d", d)
+        put(p, "size", k + t + x + d)
+        has_joker = x + d > 0
+        put(p, "has_joker", has_joker)
         if x and d:
-            p.eff_big, p.eff_small = 0, x + d
+            put(p, "eff_big", 0)
+            put(p, "eff_small", x + d)
         else:
-            p.eff_big, p.eff_small = d, x
+            put(p, "eff_big", d)
+            put(p, "eff_small", x)
         if k:
-            p.value, p.body = rank, k + t
+            value, body = rank, k + t
         elif t:
-            p.value, p.body = TWO, t
+            value, body = TWO, t
         else:
-            p.value, p.body = NO_RANK, 0
-        need = GOUJI_THRESHOLD.get(p.value)
-        p.threshold = k > 0 and need is not None and p.body >= need
-        p.gouji = p.has_joker or (k == 0 and t > 0) or p.threshold
-        p.pure = p.threshold and t == 0 and not p.has_joker
+            value, body = NO_RANK, 0
+        put(p, "value", value)
+        put(p, "body", body)
+        need = GOUJI_THRESHOLD.get(value)
+        threshold = k > 0 and need is not None and body >= need
+        put(p, "threshold", threshold)
+        put(p, "gouji", has_joker or (k == 0 and t > 0) or threshold)
+        put(p, "pure", threshold and t == 0 and not has_joker)
         counts = [0] * NUM_RANKS
         if k:
             counts[rank] = k
         counts[TWO] += t
         counts[SMALL] = x
         counts[BIG] = d
-        p.counts = tuple(counts)
-        p._text = "D" * d + "X" * x + "2" * t + (RANKS[rank] * k if k else "")
+        put(p, "counts", tuple(counts))
+        put(p, "text", "D" * d + "X" * x + "2" * t + (RANKS[rank] * k if k else ""))
         return p
 
     def __reduce__(self) -> tuple[object, tuple[int, int, int, int, int]]:
@@ -223,13 +237,13 @@ class Play:
         return self
 
     def __str__(self) -> str:
-        return self._text
+        return self.text
 
     def __repr__(self) -> str:
-        return f"Play({self._text!r})"
+        return f"Play({self.text!r})"
 
     def __setattr__(self, name: str, value: object) -> None:
-        if hasattr(self, "_text"):
+        if hasattr(self, "text"):
             raise AttributeError("Play is immutable")
         object.__setattr__(self, name, value)
 
@@ -251,6 +265,10 @@ class Play:
     def effective_values(self) -> list[int]:
         """Each card's effective rank index, highest first (2s take the natural rank, mixed D counts as X)."""
         return [BIG] * self.eff_big + [SMALL] * self.eff_small + [self.value] * self.body
+
+
+_play_ref = Play._cache.refs.get
+_recent_play = Play._cache.recent.append
 
 
 KAIDIAN_PLAYS: tuple[str, ...] = ("pure", "money", "no_jokers_no_single_two", "any")
@@ -370,49 +388,78 @@ def _bodies(hand: Sequence[int], m: int, above: int, allow_threes: bool) -> Iter
             yield (r, k, m - k)
 
 
-def responses(hand: Sequence[int], a: Play, kill: bool = False, small: bool = True) -> Iterator[Play]:
-    """Every play the hand can make that beats ``a`` (never holding a 3: nothing is beaten by 3s); ``kill`` and
-    ``small`` as for :func:`beats`."""
+def answers(hand: Sequence[int], a: Play, kill: bool = False, small: bool = True) -> list[Play]:
+    """Every play the hand can make that beats ``a`` (never holding a 3: nothing is beaten by 3s), in a fixed
+    order: by big jokers, then small jokers, then 2s alone before the natural ranks, low to high, each by
+    count; ``kill`` and ``small`` as for :func:`beats`.  (The engine asks this for every answer: built as a
+    list, each natural rank looked at once.)"""
+    if a.eff_big:
+        return list(_killing_answers(hand, a, small)) if kill else []
+    n, xa, above = a.size, a.eff_small, a.value
+    hd = hand[BIG]
+    most_d = hd if hd < n else n
+    if most_d < xa:  # a's small jokers need as many big jokers
+        return []
+    hx, twos = hand[SMALL], hand[TWO]
+    low = above + 1 if above >= FOUR else FOUR
+    held = hand[low : ACE + 1]  # the counts of the natural ranks above a's
+    twos_alone = above < TWO
+    # the most cards a natural part (rank, 2s attached) or 2s alone can have: fewer jokers need more
+    most_held = max(held) if held else 0
+    body = most_held + twos if most_held else twos if twos_alone else 0
+    out: list[Play] = []
+    add, of = out.append, Play.of
+    for d in range(xa, most_d + 1):
+        rest = n - d
+        x = rest - body if rest > body else 0
+        last_x = 0 if xa else hx if hx < rest else rest  # a's small jokers are beaten by big ones only
+        while x <= last_x:
+            m = rest - x
+            if m == 0:
+                add(of(NO_RANK, 0, 0, x, d))
+            else:
+                if m <= twos and twos_alone:
+                    add(of(NO_RANK, 0, m, x, d))
+                least = m - twos if m > twos else 1  # (at least 1: the ranks not held are passed over)
+                if most_held >= least:
+                    for r, have in enumerate(held, low):
+                        if have >= least:
+                            k, most = least, have if have < m else m
+                            while k <= most:
+                                add(of(r, k, m - k, x, d))
+                                k += 1
+            x += 1
+    return out
+
+
+def _killing_answers(hand: Sequence[int], a: Play, small: bool) -> Iterator[Play]:
+    """:func:`answers` to a play holding big jokers, with ``big_joker_kill``."""
     hx, hd = hand[SMALL], hand[BIG]
     of = Play.of
-    if a.eff_big:
-        if not kill:
-            return
-        body, above = a.body, a.value
-        # Two big jokers for each big joker of a, the rest covered by spare big jokers or a higher body.
-        base = 2 * a.eff_big
-        for spare in range(body + 1):
-            d = base + spare
-            if d > hd:
-                break
-            m = body - spare
-            if m == 0:
-                yield of(NO_RANK, 0, 0, 0, d)
-            else:
-                for r, k, t in _bodies(hand, m, above, False):
-                    yield of(r, k, t, 0, d)
-        if not small:
-            return
-        # Three small jokers (a mixed play's big jokers count as small) for each big joker of a.
-        base = 3 * a.eff_big
-        for spare in range(body + 1):
-            e = base + spare
-            if e > hx + hd:
-                break
-            m = body - spare
-            for x in range(max(1, e - hd), min(hx, e) + 1):
-                d = e - x
-                if m == 0:
-                    yield of(NO_RANK, 0, 0, x, d)
-                else:
-                    for r, k, t in _bodies(hand, m, above, False):
-                        yield of(r, k, t, x, d)
+    body, above = a.body, a.value
+    # Two big jokers for each big joker of a, the rest covered by spare big jokers or a higher body.
+    base = 2 * a.eff_big
+    for spare in range(body + 1):
+        d = base + spare
+        if d > hd:
+            break
+        m = body - spare
+        if m == 0:
+            yield of(NO_RANK, 0, 0, 0, d)
+        else:
+            for r, k, t in _bodies(hand, m, above, False):
+                yield of(r, k, t, 0, d)
+    if not small:
         return
-    n, xa, above = a.size, a.eff_small, a.value
-    for d in range(xa, min(hd, n) + 1):
-        xmax = 0 if xa else min(hx, n - d)
-        for x in range(xmax + 1):
-            m = n - d - x
+    # Three small jokers (a mixed play's big jokers count as small) for each big joker of a.
+    base = 3 * a.eff_big
+    for spare in range(body + 1):
+        e = base + spare
+        if e > hx + hd:
+            break
+        m = body - spare
+        for x in range(max(1, e - hd), min(hx, e) + 1):
+            d = e - x
             if m == 0:
                 yield of(NO_RANK, 0, 0, x, d)
             else:
@@ -420,9 +467,14 @@ def responses(hand: Sequence[int], a: Play, kill: bool = False, small: bool = Tr
                     yield of(r, k, t, x, d)
 
 
+def responses(hand: Sequence[int], a: Play, kill: bool = False, small: bool = True) -> Iterator[Play]:
+    """Every play the hand can make that beats ``a``, one by one (:func:`answers`, in its order)."""
+    return iter(answers(hand, a, kill, small))
+
+
 def can_beat(hand: Sequence[int], a: Play, kill: bool = False, small: bool = True) -> bool:
     """Whether the hand holds any play that beats ``a``."""
-    return next(responses(hand, a, kill, small), None) is not None
+    return bool(answers(hand, a, kill, small))
 
 
 def play_or_none(r: int, k: int, t: int = 0, x: int = 0, d: int = 0) -> Play | None:

@@ -209,6 +209,21 @@ class RuleSet:
                 raise UnknownRules(f"no rule option {key!r}")
         return dataclasses.replace(self, **changes)
 
+    def burner_standing(self, opened: bool, forfeited: bool, anyone_out: bool) -> bool:
+        """Whether a seat's own standing lets it burn (rule book §6): after the first seat is out, only where
+        ``burn_before_first_out`` is off; with ``burn_needs_kaidian``, only once it opened the point (or gave
+        the opening up by a 4, with ``burn_after_four_forfeit``).  The engine's burn offers and 反稍 and the
+        heuristic's guess of who may burn all ask this, from public facts alone."""
+        if self.burn_before_first_out and anyone_out:
+            return False
+        return not self.burn_needs_kaidian or opened or (self.burn_after_four_forfeit and forfeited)
+
+    def may_still_open(self, opened: bool, forfeited: bool, free_for_all: bool, outs: int) -> bool:
+        """Whether a seat may still open the point at all (rule book §8), before what depends on the play at
+        hand (a head, 冲点): not opened, not forfeited, not in the free-for-all, fewer than
+        ``kaidian_until_out`` seats out."""
+        return not opened and not forfeited and not free_for_all and outs < self.kaidian_until_out
+
     @property
     def removed_counts(self) -> dict[int, int]:
         """``removed`` as rank index → count."""

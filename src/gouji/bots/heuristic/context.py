@@ -128,16 +128,10 @@ class _Ctx:
         ]
 
     def may_burn(self, s: int) -> bool:
-        ro = self.rules
         if self.headless[s]:
             return False
-        if ro.burn_before_first_out and self.out_order:
-            return False
-        if ro.burn_needs_kaidian:
-            p = self.players[s]
-            if not (p.get("opened") or (ro.burn_after_four_forfeit and p.get("forfeited"))):
-                return False
-        return True
+        p = self.players[s]
+        return self.rules.burner_standing(bool(p.get("opened")), bool(p.get("forfeited")), bool(self.out_order))
 
     def stand(self, q: Play, leading: bool, final: bool | None = None) -> float:
         """The chance that no opponent beats q (played by me now; ``final``: it empties my hand)."""
@@ -196,13 +190,8 @@ class _Ctx:
 
     def can_open(self) -> bool:
         me = self.players[self.seat]
-        ro = self.rules
-        return (
-            not me.get("opened")
-            and not me.get("forfeited")
-            and not self.ffa
-            and not self.headless[self.seat]
-            and len(self.out_order) < ro.kaidian_until_out
+        return not self.headless[self.seat] and self.rules.may_still_open(
+            bool(me.get("opened")), bool(me.get("forfeited")), self.ffa, len(self.out_order)
         )
 
     def opens(self, q: Play) -> bool:

@@ -40,8 +40,7 @@ class Burning(DealState):
         rd = self.round
         if final or (self.headless(s) and not rd.protected):
             return []
-        if rules.burn_before_first_out and self.out_order:
-            return []
+        anyone_out = bool(self.out_order)
         out = []
         opp = opposite(s)
         if rules.burn_priority == "team_first":
@@ -57,9 +56,7 @@ class Burning(DealState):
                 or (not in_play[(c + 3) % SEATS] and self.headless(c))
             ):
                 continue
-            if rules.burn_needs_kaidian and not (
-                self.opened[c] or (rules.burn_after_four_forfeit and self.forfeited[c])
-            ):
+            if not rules.burner_standing(self.opened[c], self.forfeited[c], anyone_out):
                 continue
             out.append(c)
         return out
@@ -72,9 +69,7 @@ class Burning(DealState):
         burn, rules = self.burn, self.rules
         if burn is None or self.round.top_seat != burn.burner or s != opposite(burn.burner) or self.ffa:
             return False
-        if rules.burn_before_first_out and self.out_order:
-            return False
-        return not rules.burn_needs_kaidian or self.opened[s] or (rules.burn_after_four_forfeit and self.forfeited[s])
+        return rules.burner_standing(self.opened[s], self.forfeited[s], bool(self.out_order))
 
     def _burn_on_play(self, s: int, play: Play, burn: bool, empty: bool, prev_seat: int) -> bool:
         """What seat ``s``'s play does to the burn in progress, or the burn it starts (烧牌, rule book §6):

@@ -20,7 +20,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from .. import cards as C
-from ..actions import Action, InvalidAction, parse_action
+from ..actions import ACTION_TYPES, Action, InvalidAction, parse_action
 from ..checks import check_hands, check_seat
 from ..rules import RuleSet, resolve
 from ..seats import SEATS
@@ -214,16 +214,21 @@ class Deal(Views):
             raise IllegalAction("the deal is over: nobody can act")
         if seat is not None and seat != s:
             raise IllegalAction(f"seat {seat} cannot act now: it is seat {s}'s turn")
-        try:
-            a = parse_action(action)
-        except InvalidAction as e:
-            raise IllegalAction(str(e)) from None
-        legal = self.legal_actions()
+        if isinstance(action, ACTION_TYPES):  # (parse_action, inlined for the action objects: every decision)
+            a: Action = action
+        else:
+            try:
+                a = parse_action(action)
+            except InvalidAction as e:
+                raise IllegalAction(str(e)) from None
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
         if a not in legal:
             raise IllegalAction(self._explain(s, a))
         self._legal = None
         self.decisions += 1
-        self.events.append({"type": "act", "seat": s, "action": str(a)})
+        self.events.append({"type": "act", "seat": s, "action": a.text})
         self._last_actor = s
         if self.phase == PLAY:
             self._act_play(s, a)

@@ -18,16 +18,10 @@ class OpeningThePoint(Burning):
         ch = self.chongdian
         if ch is not None and s in (ch["seat"], opposite(ch["seat"])):
             return False  # the 冲点 settles this pair's point
-        return (
-            not self.opened[s]
-            and not self.ffa
-            and len(self.out_order) < self.rules.kaidian_until_out
-            and (
-                protected
-                or not self.headless(s)
-                or (self.rules.open_when_opposite_smothered and self.status[opposite(s)] == SMOTHERED)
-            )
-            and not self.forfeited[s]
+        return self.rules.may_still_open(self.opened[s], self.forfeited[s], self.ffa, len(self.out_order)) and (
+            protected
+            or not self.headless(s)
+            or (self.rules.open_when_opposite_smothered and self.status[opposite(s)] == SMOTHERED)
         )
 
     def _open(self, s: int) -> None:

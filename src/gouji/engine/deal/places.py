@@ -27,8 +27,9 @@ class Placing(OpeningThePoint):
         self.events.append({"type": "free_for_all"})
 
     def _check_over(self) -> bool:
-        teams = {s % 2 for s in range(SEATS) if self.in_play[s]}
-        if len(teams) > 1:
+        """End the deal if the seats in play are all of one team (or none is left); whether it ended."""
+        p = self.in_play
+        if (p[0] or p[2] or p[4]) and (p[1] or p[3] or p[5]):  # (teams are seats 0 2 4 and 1 3 5)
             return False
         if self.burn is not None:
             self._end_burn("ended")

@@ -35,10 +35,19 @@ class Playing(Smothering):
         rd = self.round
         hand = self.hands[s]
         played = self._played
-        for r, n in enumerate(play.counts):
-            if n:
-                hand[r] -= n
-                played[r] += n
+        k, t, x, d = play.k, play.t, play.x, play.d  # (its counts, not its 15 ranks: this runs for every play)
+        if k:
+            hand[play.rank] -= k
+            played[play.rank] += k
+        if t:
+            hand[C.TWO] -= t
+            played[C.TWO] += t
+        if x:
+            hand[C.SMALL] -= x
+            played[C.SMALL] += x
+        if d:
+            hand[C.BIG] -= d
+            played[C.BIG] += d
         empty = not any(hand)
         prev, prev_seat = rd.top, rd.top_seat
         leading = prev is None
@@ -47,7 +56,7 @@ class Playing(Smothering):
         failed = self._burn_on_play(s, play, burn, empty, prev_seat) if burn or self.burn is not None else False
         if leading or play.rank == C.FOUR:
             self._open_on_play(s, play, leading)
-        if prev is not None and rules.bie_san:
+        if prev is not None and rules.bie_san and self.hands[prev_seat][C.THREE]:
             self._smother(s, prev, prev_seat)
 
         # the new top play

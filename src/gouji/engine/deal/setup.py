@@ -127,6 +127,28 @@ _WHAT = {
 }
 
 
+def _no_two_or_joker(h: Sequence[int]) -> bool:
+    return not (h[C.TWO] or h[C.SMALL] or h[C.BIG])
+
+
+_TWO_OR_JOKER = "holds a 2 or a joker, so it cannot {a}"
+
+SETUP_RULES: dict[str, tuple[Action, Callable[[Sequence[int]], bool], str]] = {
+    REVOLUTION: (REVOLT, _no_two_or_joker, _TWO_OR_JOKER),
+    CHONGDIAN_PHASE: (CHONGDIAN, _no_two_or_joker, _TWO_OR_JOKER),
+    HUIWU_PHASE: (HUIWU, lambda h: h[FIVE] > 0, "holds no 5 to discard"),
+    SELFOPEN_PHASE: (
+        SELFOPEN,
+        lambda h: can_self_open(h),
+        "holds a gouji play or no 4, so it cannot open without one (无级自开)",
+    ),
+    BUY_FOUR_PHASE: (BUY_FOUR, lambda h: not h[C.FOUR], "holds a 4, so it has none to buy"),
+}
+"""The setup phases whose one action besides ``pass`` depends on the seat's hand: the action, whether a hand
+may take it, and why not (``{a}``: the action).  :meth:`Setup.legal` lists the action when the hand may,
+:meth:`Setup.explain` words the refusal from the same entry — each rule is stated once."""
+
+
 class Setup:
     """The before-play phases of one deal: the step reached, the seats still to ask, the 还贡 owed."""
 
@@ -448,10 +470,6 @@ class Setup:
         """The actions open to seat ``s`` in the current setup phase."""
         d = self.deal
         phase = d.phase
-        if phase == REVOLUTION:
-            h = d.hands[s]
-            can = not (h[C.TWO] or h[C.SMALL] or h[C.BIG])
-            return LegalActions([REVOLT, PASS] if can else [PASS])
         if phase == YAOTOU_PHASE:
             return LegalActions([YAOTOU, WUTOU])
         if phase == XUANDIAN:
@@ -465,18 +483,12 @@ class Setup:
                 if sum(held) >= n:
                     hand = held
             return LegalActions([Return(c) for c in _multisets(hand, n)])
-        h = d.hands[s]
         if phase == SWAP_PHASE:
             return LegalActions([SWAP, PASS])
         if phase == GIVEBACK_PHASE:
             return LegalActions([GIVEBACK, PASS])
-        if phase == HUIWU_PHASE:
-            return LegalActions([HUIWU, PASS] if h[FIVE] else [PASS])
-        if phase == CHONGDIAN_PHASE:
-            return LegalActions([PASS] if h[C.TWO] or h[C.SMALL] or h[C.BIG] else [CHONGDIAN, PASS])
-        if phase == SELFOPEN_PHASE:
-            return LegalActions([SELFOPEN, PASS] if can_self_open(h) else [PASS])
-        return LegalActions([PASS] if h[C.FOUR] else [BUY_FOUR, PASS])
+        action, may, _ = SETUP_RULES[phase]
+        return LegalActions([action, PASS] if may(d.hands[s]) else [PASS])
 
     def explain(self, s: int, a: Action, legal: Sequence[Action]) -> str:
         """Why ``a`` is not legal for seat ``s`` in this phase."""
@@ -486,14 +498,9 @@ class Setup:
             n = self.returns[0][2]
             return f"seat {s} gives back {n} card{'s' * (n > 1)} of its own (还贡): answer 'return <cards>'"
         extra = ""
-        if a is BUY_FOUR:
-            extra = f": seat {s} holds a 4, so it has none to buy"
-        if a is REVOLT or a is CHONGDIAN:
-            extra = f": seat {s} holds a 2 or a joker, so it cannot {a}"
-        if a is HUIWU:
-            extra = f": seat {s} holds no 5 to discard"
-        if a is SELFOPEN:
-            extra = f": seat {s} holds a gouji play or no 4, so it cannot open without one (无级自开)"
+        rule = SETUP_RULES.get(phase)
+        if rule is not None and a is rule[0] and not rule[1](self.deal.hands[s]):
+            extra = f": seat {s} " + rule[2].format(a=a)
         return f"seat {s} is deciding {_WHAT[phase]}{extra}; the choices are {options}"
 
 
