@@ -226,6 +226,44 @@ def test_simulate_reports_progress() -> None:
     assert seen == [1, 2, 3]
 
 
+QUIET = {"trusted_proxy": (), "allowed_origin": (), "writer": None}
+
+
+def test_serve_sets_every_limit_of_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``gouji serve`` has an option for each of the server's limits (the same names as ``python -m
+    gouji.server.serve``), ``--max-tables`` and the log's; a value no server can work with is refused naming
+    its option, and nothing is served."""
+    import dataclasses
+
+    import gouji.server.serve as serve_module
+    from gouji.cli.serve import LIMITS
+    from gouji.server.limits import WHOLE_LIMITS, Limits
+    from gouji.server.settings import ServerSettings
+
+    fields = {f.name: f.type for f in dataclasses.fields(Limits)}
+    assert [name for name, _, _ in LIMITS] == list(fields)
+    assert {name for name, kind, _ in LIMITS if kind is int} == set(WHOLE_LIMITS)
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(serve_module, "run", lambda *a, **kw: calls.append(kw))
+    args = ["--tables-per-client", "60", "--ws-per-client", "200", "--create-rate", "1.5", "--max-tables", "10"]
+    assert run("serve", *args, "--log-level", "warning", "--no-access-log").exit_code == 0
+    limits = Limits(tables_per_client=60, ws_per_client=200, create_rate=1.5)
+    assert calls[-1] == {
+        **QUIET,
+        "settings": ServerSettings(limits=limits, max_tables=10),
+        "log_level": "warning",
+        "access_log": False,
+    }
+    for bad, option in [
+        (["--rate", "nan"], "--rate"),
+        (["--ws-per-table", "0"], "--ws-per-table"),
+        (["--max-tables", "0"], "--max-tables"),
+    ]:
+        out = run("serve", *bad)
+        assert out.exit_code == 2 and option in out.output, out.output
+    assert len(calls) == 1
+
+
 def test_serve_passes_its_timers_to_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
     import gouji.server.serve as serve_module
     from gouji.server.settings import ServerSettings
@@ -236,13 +274,13 @@ def test_serve_passes_its_timers_to_the_server(monkeypatch: pytest.MonkeyPatch) 
     assert run("serve", "--turn-seconds", "0", "--bot-delay", "0", "--ready-seconds", "12.5").exit_code == 0
     assert calls[0] == (
         ("127.0.0.1", 8123, "sqlite:///gouji.db"),
-        {"settings": ServerSettings(), "trusted_proxy": (), "allowed_origin": (), "writer": None},
+        {**QUIET, "settings": ServerSettings(), "log_level": "info", "access_log": True},
     )
     assert calls[1][1] == {
+        **QUIET,
         "settings": ServerSettings(turn_seconds=None, bot_delay=0.0, ready_seconds=12.5),
-        "trusted_proxy": (),
-        "allowed_origin": (),
-        "writer": None,
+        "log_level": "info",
+        "access_log": True,
     }
     assert run("serve", "--auto-bot", "novice").exit_code == 0
     assert calls[-1][1]["settings"] == ServerSettings(auto_bot="novice")
@@ -272,3 +310,17 @@ def test_train_refuses_minutes_that_are_no_time(args: list[str], tmp_path: Any) 
     out = run("train", *args, "--out", str(tmp_path / "run"))
     assert out.exit_code == 2 and "is not a number of minutes above 0" in out.output, out.output
     assert not (tmp_path / "run").exists()
+
+
+def test_the_module_server_takes_the_auto_bot_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``python -m gouji.server.serve`` has ``gouji serve``'s ``--auto-bot`` (it had the limits alone)."""
+    import gouji.server.serve as serve_module
+    from gouji.server.settings import ServerSettings
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(serve_module, "run", lambda *a, **kw: calls.append(kw))
+    serve_module.main(["--auto-bot", "novice"])
+    assert calls[-1]["settings"] == ServerSettings(auto_bot="novice")
+    with pytest.raises(SystemExit) as e:
+        serve_module.main(["--auto-bot", "random"])
+    assert e.value.code == 2 and len(calls) == 1

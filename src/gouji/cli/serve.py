@@ -2,9 +2,52 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import click
 
 from ..bots import BOTS
+
+LIMITS: tuple[tuple[str, type, str], ...] = (
+    ("rate", float, "messages a second per WebSocket connection"),
+    ("burst", float, "a connection's burst of messages"),
+    ("bad_rate", float, "refused messages a second before a connection is closed"),
+    ("bad_burst", float, "a connection's burst of refused messages"),
+    ("queue", int, "frames waiting to be sent before a connection that does not read is dropped"),
+    ("hello_seconds", float, "time a connection has to say hello"),
+    ("create_rate", float, "creations (tables, matches, events) a second per client"),
+    ("create_burst", float, "a client's burst of creations"),
+    ("waiting_per_client", int, "tables a client may have waiting for players"),
+    ("tables_per_client", int, "tables a client may have open (by any door)"),
+    ("tables_per_event", int, "tables an event may have open"),
+    ("read_rate", float, "reads of stored games a second per client"),
+    ("read_burst", float, "a client's burst of reads"),
+    ("miss_rate", float, "lookups of codes that do not exist a second per client"),
+    ("miss_burst", float, "a client's burst of such lookups"),
+    ("ws_per_client", int, "WebSocket connections per client at once"),
+    ("ws_per_table", int, "WebSocket connections per table at once"),
+    ("seat_rate", float, "joins and leaves a second per client"),
+    ("seat_burst", float, "a client's burst of joins and leaves"),
+    ("auto_rate", float, "托管 switches a second per seat"),
+    ("auto_burst", float, "a seat's burst of 托管 switches"),
+    ("waiting_seconds", float, "idle seconds that close a table waiting for players"),
+    ("over_seconds", float, "seconds a finished table stays in memory"),
+)
+"""The server's limits (:class:`gouji.server.limits.Limits`, whose defaults apply), each an option
+``--name-with-dashes`` (listed here, not read from the class, so that ``gouji`` starts without importing the
+server; a test checks the two agree)."""
+
+
+def _limit_options(f: Any) -> Any:
+    for name, kind, text in reversed(LIMITS):
+        f = click.option(
+            "--" + name.replace("_", "-"),
+            name,
+            type=kind,
+            default=None,
+            help=f"Limit: {text}.  [default: the server's]",
+        )(f)
+    return f
 
 
 @click.command(short_help="Run the game server (HTTP API and WebSocket play).")
@@ -73,6 +116,18 @@ from ..bots import BOTS
     help="Game server I of N sharing one PostgreSQL database (see gouji proxy-config): it makes only codes of "
     "its own and restores only its own tables.",
 )
+@click.option(
+    "--max-tables", type=click.IntRange(1), default=2000, show_default=True, help="Tables held in memory at most."
+)
+@click.option(
+    "--log-level",
+    type=click.Choice(["critical", "error", "warning", "info", "debug", "trace"]),
+    default="info",
+    show_default=True,
+    help="Uvicorn's log level.",
+)
+@click.option("--no-access-log", is_flag=True, help="Log no line per HTTP request.")
+@_limit_options
 def serve(
     host: str,
     port: int,
@@ -85,6 +140,10 @@ def serve(
     allowed_origin: tuple[str, ...],
     writer: str | None,
     shard: str,
+    max_tables: int,
+    log_level: str,
+    no_access_log: bool,
+    **limits: Any,
 ) -> None:
     """Run the game server: tables of six with bots and people, play over WebSockets, every finished deal
     and set stored as its record.  Starts on an SQLite file by default, with nothing to set up; the same
@@ -93,6 +152,7 @@ def serve(
     The timers are defaults: a table's creator may choose its own."""
     from ..server.errors import SettingError
     from ..server.guard import allowed_origins
+    from ..server.limits import Limits
     from ..server.serve import run, trusted_proxies
     from ..server.settings import ServerSettings
     from ..server.shards import Shard, ShardError
@@ -110,6 +170,8 @@ def serve(
             ready_seconds=ready_seconds,
             auto_bot=auto_bot,
             shard=where,
+            limits=Limits(**{k: v for k, v in limits.items() if v is not None}),
+            max_tables=max_tables,
         )
     except SettingError as e:
         raise click.BadParameter(e.message, param_hint=e.option) from None
@@ -131,6 +193,8 @@ def serve(
             trusted_proxy=trusted_proxy,
             allowed_origin=allowed_origin,
             writer=writer,
+            log_level=log_level,
+            access_log=not no_access_log,
         )
     except StorageError as e:
         raise click.ClickException(str(e)) from None

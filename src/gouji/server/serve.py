@@ -12,6 +12,7 @@ from typing import Any
 
 import uvicorn
 
+from ..bots import BOTS
 from .app import WRITERS, create_app
 from .errors import SettingError
 from .guard import allowed_origins
@@ -145,6 +146,12 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--ready-seconds", type=float, default=None, help="default wait for the players between deals (turn time)"
     )
+    parser.add_argument(
+        "--auto-bot",
+        default="heuristic",
+        choices=[name for name in BOTS if name != "random"],
+        help="the bot that plays for a seat on auto-play (托管)",
+    )
     parser.add_argument("--rate", type=float, default=Limits.rate, help="messages per second per connection")
     parser.add_argument("--burst", type=float, default=Limits.burst)
     parser.add_argument("--create-rate", type=float, default=Limits.create_rate, help="tables per second per client")
@@ -228,6 +235,7 @@ def main(argv: list[str] | None = None) -> None:
             turn_seconds=turn_seconds,
             bot_delay=args.bot_delay,
             ready_seconds=args.ready_seconds,
+            auto_bot=args.auto_bot,
             limits=limits,
             max_tables=args.max_tables,
             shard=shard,
