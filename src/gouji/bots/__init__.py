@@ -17,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine.players import Bot, decide, play_deal
+from .beliefs import BeliefBot
 from .heuristic import HeuristicBot
 from .learned import LearnedBot
 from .novice import NoviceBot
@@ -27,6 +28,7 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "novice": NoviceBot,
     "heuristic": HeuristicBot,
     "learned": LearnedBot,
+    "beliefs": BeliefBot,
 }
 """Bot factories by name."""
 

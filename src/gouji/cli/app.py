@@ -7,6 +7,7 @@ import click
 from .. import __version__
 from .arena import arena
 from .backup import backup, restore
+from .beliefs import beliefs
 from .event import event
 from .ladder import ladder
 from .proxy_config import proxy_config
@@ -35,6 +36,7 @@ for command in (
     event,
     train,
     tune,
+    beliefs,
     ladder,
     proxy_config,
     backup,

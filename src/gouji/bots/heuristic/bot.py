@@ -41,6 +41,8 @@ class HeuristicBot:
 
     name = "heuristic"
     wants_log = True
+    context: type[_Ctx] = _Ctx
+    """The facts of one decision (a subclass may read the view further, as the expert does)."""
 
     def __init__(self, params: Params | None = None, strict: bool = False) -> None:
         self.params = params or DEFAULT
@@ -104,7 +106,7 @@ class HeuristicBot:
             return _chongdian(view)
         if phase != "play":
             return _fallback(legal), R("safe")
-        c = _Ctx(view, self.params)
+        c = self.context(view, self.params)
         if view.get("burn_offer"):
             return _burn(c, legal)
         ch = view.get("chongdian")
@@ -118,7 +120,7 @@ class HeuristicBot:
         """Whether the seat of ``view`` could carry a burn to its end after ``action`` (a burn taken, or a
         play of its own burn): the hand left holds a joker for every play but the last.  A burn that
         cannot be carried is a 诈烧."""
-        c = _Ctx(view, self.params)
+        c = self.context(view, self.params)
         rest = _minus(c.hand, action.play if isinstance(action, Burn) else action)
         return _burn_ok(c, rest)[0]
 

@@ -163,8 +163,12 @@ class _Ctx:
             else:
                 w = 0.0 if (not leading and s in passed) else 1.0
             if w:
-                sp *= 1.0 - w * self.odds(s).beat(q)
+                sp *= 1.0 - w * self.beat_chance(s, q)
         return sp
+
+    def beat_chance(self, s: int, q: Play) -> float:
+        """The chance that seat s holds a play that beats q (the binomial odds; a subclass may know better)."""
+        return self.odds(s).beat(q)
 
     def only_threes_left(self, s: int) -> float:
         """The chance that seat s, still in play, holds only 3s.

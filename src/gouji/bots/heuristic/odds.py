@@ -43,6 +43,17 @@ class _Odds:
         self.kill = kill
         self._cache: dict[tuple[int, int, int], float] = {}
 
+    @classmethod
+    def of_hand(cls, hand: Sequence[int], kill: bool) -> _Odds:
+        """The odds of a hand whose cards are known: every rank's count certain (labels for learning)."""
+        return cls([0] * len(hand), 0.0, kill)._certain(hand)
+
+    def _certain(self, hand: Sequence[int]) -> _Odds:
+        self.pmf = [[0.0] * n + [1.0] for n in hand]
+        self.cdf = [[0.0] * n + [1.0] for n in hand]
+        self._cache.clear()
+        return self
+
     def ge(self, r: int, k: int) -> float:
         """P(holds at least k cards of rank r)."""
         if k <= 0:

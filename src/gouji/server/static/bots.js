@@ -4,7 +4,7 @@
 import { api } from "./dom.js";
 import { t } from "./i18n.js";
 
-const KNOWN = ["novice", "heuristic", "expert", "random", "learned"];
+const KNOWN = ["novice", "heuristic", "expert", "random", "learned", "beliefs"];
 const FALLBACK = ["heuristic", "random"];
 let offered = null;
 

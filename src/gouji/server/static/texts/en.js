@@ -391,6 +391,7 @@ export default {
   bot_expert: "Master",
   bot_random: "Random",
   bot_learned: "Learned (experimental)",
+  bot_beliefs: "Card reader (experimental)",
   more_options: "Seats and rules",
   more_options_sum: "{people} people, {bots} bots · {preset}",
   why_k_men: "{to} smothered {from} (闷贡)",

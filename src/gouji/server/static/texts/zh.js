@@ -403,6 +403,7 @@ export default {
   bot_expert: "大师",
   bot_random: "随机",
   bot_learned: "学习型（试验）",
+  bot_beliefs: "记牌型（试验）",
   more_options: "座位和规则",
   more_options_sum: "{people} 人，{bots} 个机器人 · {preset}",
   why_k_men: "{to} 闷了 {from}（闷贡）",
