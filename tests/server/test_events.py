@@ -207,3 +207,22 @@ def test_a_team_refused_seat_by_seat_names_the_field_and_changes_nothing(make_se
         # three seats the same are one bot for the team (or people)
         out = create_event(srv, teams=["A", "B"], bots={"A": ["novice"] * 3, "B": [None] * 3})
         assert out["event"]["bots"] == {"A": "novice", "B": None}
+
+
+def test_a_bot_the_server_no_longer_has_is_named_and_nothing_starts(make_server: Any, monkeypatch: Any) -> None:
+    """An event stored while a bot was registered (an upgrade or downgrade since): starting one of its matches
+    names the team, the seat and the bot, and starts nothing; with the bot back it starts."""
+    from gouji import bots as registry
+
+    with make_server() as srv:
+        out = create_event(srv, teams=["A", "B"], deals=1, bots={"A": "heuristic", "B": ["random", None, None]})
+        code, token = out["code"], out["owner_token"]
+        key = matches(event(srv, code))[0]["key"]
+        random_bot = registry.BOTS["random"]
+        monkeypatch.delitem(registry.BOTS, "random")
+        err = start(srv, code, token, key, expect=409)["error"]
+        assert "'B'" in err and "seat 1" in err and "'random'" in err and "not started" in err
+        assert matches(event(srv, code))[0]["status"] == "not started"
+        registry.BOTS["random"] = random_bot
+        assert start(srv, code, token, key)["match"]["teams"] == ["A", "B"]
+        assert matches(event(srv, code))[0]["status"] == "playing"

@@ -26,7 +26,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..bots import make_bot
+from ..bots import BOTS, make_bot
 from ..competition.duplicate import Tournament
 from ..competition.round_robin import Event, EventError, Fixture, MatchResult, check_teams
 from ..engine.rules import RuleSet
@@ -148,6 +148,7 @@ class EventHall:
         async with self._lock:
             if fixture.key in self.matches:
                 raise RequestError(409, f"match {fixture.key} has been started already")
+            self._check_bots(fixture)
             if all(None not in self.seats(t) for t in (fixture.x, fixture.y)):
                 lobby.admit(client, 0)
                 return await self._play_bots(lobby, fixture)
@@ -158,6 +159,18 @@ class EventHall:
             await self.commit("start", {"fixture": fixture.key, "match": hall.code})
             del out["owner_token"]  # the match's organiser is the event's
             return {"fixture": fixture.key, **out}
+
+    def _check_bots(self, fixture: Fixture) -> None:
+        """A 409 :class:`RequestError` when a team of the match is played by a bot this server no longer has
+        (the event was stored by a server that had it)."""
+        for team in (fixture.x, fixture.y):
+            for k, bot in enumerate(self.seats(team)):
+                if bot is not None and bot not in BOTS:
+                    raise RequestError(
+                        409,
+                        f"team {team!r}: its seat {k + 1} is played by the bot {bot!r}, which this server does "
+                        f"not have (its bots: {', '.join(sorted(BOTS))}); the match was not started",
+                    )
 
     def seats(self, team: str) -> list[str | None]:
         """Who plays a team's three seats: a bot's name, or None (a person)."""
