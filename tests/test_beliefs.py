@@ -7,6 +7,7 @@ import random
 from pathlib import Path
 from typing import Any
 
+import numpy as np
 import pytest
 from click.testing import CliRunner
 
@@ -169,3 +170,19 @@ def test_the_ceiling_harness_is_a_fair_duplicate() -> None:
     assert ceiling("tournament", 3, seed=5, mix=0.0) == [0, 0, 0]
     told = ceiling("tournament", 3, seed=5, mix=1.0)
     assert len(told) == 3 and all(-18 <= m <= 18 for m in told) and any(told)
+
+
+def test_the_answer_model_learns_from_what_seats_did_and_is_played() -> None:
+    from gouji.lab.beliefs import answer_data, answer_margins, log_loss, newton
+
+    data, guess = answer_data(["tournament"], 2, seed=3)
+    assert data.x.shape == (len(data.y), len(FEATURES) + 1) and len(data.y) > 50
+    assert set(data.y.tolist()) == {0.0, 1.0}  # seats both answered and passed
+    assert ((guess > 0) & (guess <= 1)).all()
+    w = newton(data.x, data.y)
+    fitted = 1.0 / (1.0 + np.exp(-(data.x @ w)))
+    assert log_loss(fitted, data.y) < log_loss(guess, data.y)  # on its own data it beats the guess
+    with pytest.raises(ValueError, match="weights"):
+        answer_margins([0.0], "tournament", 1, seed=5)
+    margins = answer_margins(w.tolist(), "tournament", 2, seed=5)
+    assert len(margins) == 2 and all(-18 <= m <= 18 for m in margins)

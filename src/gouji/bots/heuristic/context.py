@@ -137,17 +137,25 @@ class _Ctx:
         """The chance that no opponent beats q (played by me now; ``final``: it empties my hand)."""
         if q.eff_big and not self.kill:
             return 1.0
+        sp = 1.0
+        for s, w in self.answerers(q, leading, final):
+            sp *= 1.0 - self.answer_chance(s, q, w)
+        return sp
+
+    def answerers(self, q: Play, leading: bool, final: bool | None = None) -> list[tuple[int, float]]:
+        """The opponents who may answer q (played by me now), each with how likely it is to answer when it
+        can: 1, or ``burner_weight`` for a seat that could answer a gouji play only by burning it."""
         me = self.seat
         passed = self.passed
         if final is None:
             final = sum(self.hand) == q.size
-        sp = 1.0
         protected = (
             q.gouji
             and not self.in_play[self.opp]
             and int(self.players[me].get("yaotou_left") or 0) > 0
             and not self.ffa
         )
+        out = []
         for s in self.opponents():
             if self.ffa:
                 w = 1.0
@@ -163,8 +171,13 @@ class _Ctx:
             else:
                 w = 0.0 if (not leading and s in passed) else 1.0
             if w:
-                sp *= 1.0 - w * self.beat_chance(s, q)
-        return sp
+                out.append((s, w))
+        return out
+
+    def answer_chance(self, s: int, q: Play, w: float) -> float:
+        """The chance that seat s answers q, ``w`` being how likely it answers when it can (the binomial odds
+        that it can, times w; a subclass may know better)."""
+        return w * self.beat_chance(s, q)
 
     def beat_chance(self, s: int, q: Play) -> float:
         """The chance that seat s holds a play that beats q (the binomial odds; a subclass may know better)."""
