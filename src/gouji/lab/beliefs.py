@@ -16,17 +16,18 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import numpy as np
 
-from ..bots.beliefs import FEATURES, Beliefs, PassBook, features
+from ..bots.beliefs import FEATURES, BeliefCtx, Beliefs, PassBook, features
 from ..bots.heuristic import HeuristicBot
 from ..bots.heuristic.context import _Ctx
 from ..bots.heuristic.odds import _Odds
+from ..bots.heuristic.params import Params
 from ..engine.deal import Deal
 from ..engine.players import decide
 from ..engine.plays import Play
@@ -37,7 +38,7 @@ SEED_BASE = 5_000_000_000
 arena's and tuning's seeds)."""
 
 
-class _Recorder(_Ctx):
+class _Recorder(BeliefCtx):
     """The heuristic's facts, writing down every beat question with its true answer."""
 
     truth: ClassVar[Sequence[Sequence[int]]] = ()
@@ -45,17 +46,17 @@ class _Recorder(_Ctx):
     rows: ClassVar[list[list[float]]] = []
     labels: ClassVar[list[float]] = []
 
+    def __init__(self, view: Mapping[str, Any], params: Params) -> None:
+        super().__init__(view, params)
+        self.seen: set[tuple[int, str]] = set()
+
     def beat_chance(self, s: int, q: Play) -> float:
         p = self.odds(s).beat(q)
-        seen: set[tuple[int, str]] = self.__dict__.setdefault("_seen", set())
         key = (s, q.text)
-        if p > 0.0 and key not in seen:
-            seen.add(key)
-            book = self.__dict__.get("_book")
-            if book is None:
-                book = self.__dict__["_book"] = PassBook(self.view.get("log") or ())
+        if p > 0.0 and key not in self.seen:
+            self.seen.add(key)
             shown = self.players[s].get("cards") is not None
-            type(self).rows.append(features(s, q, p, book, self.counts[s], shown))
+            type(self).rows.append(features(s, q, p, self.book(), self.counts[s], shown))
             type(self).labels.append(1.0 if _Odds.of_hand(self.truth[s], self.kill).beat(q) > 0.5 else 0.0)
         return p
 
@@ -187,7 +188,7 @@ class _Told(_Ctx):
         return self.mix * told + (1.0 - self.mix) * self.odds(s).beat(q)
 
 
-class _Answers(_Ctx):
+class _Answers(BeliefCtx):
     """The heuristic asking a learned chance that a seat *answers* a play (:func:`answer_data`), not the
     binomial chance that it can."""
 
@@ -197,10 +198,7 @@ class _Answers(_Ctx):
         p = self.odds(s).beat(q)
         if p <= 0.0:
             return 0.0
-        book = self.__dict__.get("_book")
-        if book is None:
-            book = self.__dict__["_book"] = PassBook(self.view.get("log") or ())
-        x = _answer_row(self, s, q, p, w, book)
+        x = _answer_row(self, s, q, p, w, self.book())
         z = max(-30.0, min(30.0, sum(a * b for a, b in zip(self.weights, x, strict=True))))
         return 1.0 / (1.0 + math.exp(-z))
 

@@ -42,7 +42,7 @@ class HeuristicBot:
     name = "heuristic"
     wants_log = True
     context: type[_Ctx] = _Ctx
-    """The facts of one decision (a subclass may read the view further, as the expert does)."""
+    """The facts of one decision (a subclass may read the view further, as the beliefs bot does)."""
 
     def __init__(self, params: Params | None = None, strict: bool = False) -> None:
         self.params = params or DEFAULT
