@@ -236,7 +236,7 @@ def test_serve_sets_every_limit_of_the_server(monkeypatch: pytest.MonkeyPatch) -
     import dataclasses
 
     import gouji.server.serve as serve_module
-    from gouji.cli.serve import LIMITS
+    from gouji.server.limit_options import LIMITS
     from gouji.server.limits import WHOLE_LIMITS, Limits
     from gouji.server.settings import ServerSettings
 
@@ -324,3 +324,20 @@ def test_the_module_server_takes_the_auto_bot_too(monkeypatch: pytest.MonkeyPatc
     with pytest.raises(SystemExit) as e:
         serve_module.main(["--auto-bot", "random"])
     assert e.value.code == 2 and len(calls) == 1
+
+
+def test_the_module_server_sets_every_limit_too(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``python -m gouji.server.serve`` reads the limits from the same list as ``gouji serve`` (it lacked
+    ``--bad-rate``, ``--queue``, ``--read-rate`` and others)."""
+    import gouji.server.serve as serve_module
+    from gouji.server.limit_options import LIMITS
+    from gouji.server.limits import Limits
+    from gouji.server.settings import ServerSettings
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(serve_module, "run", lambda *a, **kw: calls.append(kw))
+    values = {name: (7 if kind is int else 2.5) for name, kind, _ in LIMITS}
+    serve_module.main([x for name, v in values.items() for x in ("--" + name.replace("_", "-"), str(v))])
+    assert calls[-1]["settings"] == ServerSettings(limits=Limits(**values))
+    serve_module.main([])
+    assert calls[-1]["settings"] == ServerSettings()

@@ -16,6 +16,7 @@ from ..bots import BOTS
 from .app import WRITERS, create_app
 from .errors import SettingError
 from .guard import allowed_origins
+from .limit_options import LIMITS
 from .limits import Limits
 from .play_socket import PlaySocket
 from .settings import ServerSettings
@@ -152,28 +153,9 @@ def main(argv: list[str] | None = None) -> None:
         choices=[name for name in BOTS if name != "random"],
         help="the bot that plays for a seat on auto-play (托管)",
     )
-    parser.add_argument("--rate", type=float, default=Limits.rate, help="messages per second per connection")
-    parser.add_argument("--burst", type=float, default=Limits.burst)
-    parser.add_argument("--create-rate", type=float, default=Limits.create_rate, help="tables per second per client")
-    parser.add_argument("--create-burst", type=float, default=Limits.create_burst)
-    parser.add_argument(
-        "--waiting-per-client", type=int, default=Limits.waiting_per_client, help="tables a client may have waiting"
-    )
-    parser.add_argument(
-        "--tables-per-client",
-        type=int,
-        default=Limits.tables_per_client,
-        help="tables a client may have open (by any door: tables, matches, an event's matches)",
-    )
-    parser.add_argument(
-        "--tables-per-event", type=int, default=Limits.tables_per_event, help="tables an event may have open"
-    )
+    for name, kind, text in LIMITS:
+        parser.add_argument("--" + name.replace("_", "-"), type=kind, default=getattr(Limits, name), help=text)
     parser.add_argument("--max-tables", type=int, default=2000, help="tables the server holds at most")
-    parser.add_argument("--seat-rate", type=float, default=Limits.seat_rate, help="joins and leaves per second")
-    parser.add_argument("--seat-burst", type=float, default=Limits.seat_burst)
-    parser.add_argument(
-        "--waiting-seconds", type=float, default=Limits.waiting_seconds, help="idle time that closes a waiting table"
-    )
     parser.add_argument(
         "--trusted-proxy",
         action="extend",
@@ -191,16 +173,6 @@ def main(argv: list[str] | None = None) -> None:
         help="an origin (https://gouji.example) whose pages may use the server, besides the one its Host names",
     )
     parser.add_argument(
-        "--miss-rate", type=float, default=Limits.miss_rate, help="lookups of codes that do not exist per second"
-    )
-    parser.add_argument("--miss-burst", type=float, default=Limits.miss_burst)
-    parser.add_argument(
-        "--ws-per-client", type=int, default=Limits.ws_per_client, help="WebSocket connections per client at once"
-    )
-    parser.add_argument(
-        "--ws-per-table", type=int, default=Limits.ws_per_table, help="WebSocket connections per table at once"
-    )
-    parser.add_argument(
         "--writer", choices=WRITERS, default=DEFAULT_WRITER, help="where the database's transactions run"
     )
     parser.add_argument(
@@ -215,22 +187,7 @@ def main(argv: list[str] | None = None) -> None:
         parser.error(f"--shard: {e}")
     turn_seconds = args.turn_seconds or None
     try:
-        limits = Limits(
-            rate=args.rate,
-            burst=args.burst,
-            create_rate=args.create_rate,
-            create_burst=args.create_burst,
-            waiting_per_client=args.waiting_per_client,
-            tables_per_client=args.tables_per_client,
-            tables_per_event=args.tables_per_event,
-            miss_rate=args.miss_rate,
-            miss_burst=args.miss_burst,
-            ws_per_client=args.ws_per_client,
-            ws_per_table=args.ws_per_table,
-            seat_rate=args.seat_rate,
-            seat_burst=args.seat_burst,
-            waiting_seconds=args.waiting_seconds,
-        )
+        limits = Limits(**{name: getattr(args, name) for name, _, _ in LIMITS})
         settings = ServerSettings(
             turn_seconds=turn_seconds,
             bot_delay=args.bot_delay,
