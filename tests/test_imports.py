@@ -87,3 +87,23 @@ def test_gouji_hint_is_loaded_on_first_use() -> None:
     assert gouji.hint is hint
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         gouji.nope  # noqa: B018
+
+
+@pytest.mark.parametrize("heavy", ["starlette", "uvicorn", "sqlalchemy", "gouji.server.app", "torch", "ray"])
+def test_the_command_starts_without_the_server(heavy: str) -> None:
+    """``gouji --help`` (every command registered) loads none of the server's web stack nor the research
+    libraries: the server's package names its exports lazily (it took 1.1 s before, 0.4 s after)."""
+    code = "import sys, gouji.cli.app; print(' '.join(sorted(sys.modules)))"
+    loaded = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    assert "gouji.cli.serve" in loaded and "gouji.server.limit_options" in loaded
+    assert heavy not in loaded
+
+
+def test_the_server_package_names_its_exports_on_first_use() -> None:
+    import gouji.server
+    from gouji.server.app import create_app
+    from gouji.server.limits import Limits
+
+    assert gouji.server.create_app is create_app and gouji.server.Limits is Limits
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        gouji.server.nope  # noqa: B018

@@ -22,8 +22,23 @@
 
 from __future__ import annotations
 
-from .app import create_app
-from .limits import Limits
-from .settings import ServerSettings
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .app import create_app
+    from .limits import Limits
+    from .settings import ServerSettings
 
 __all__ = ["Limits", "ServerSettings", "create_app"]
+
+_LAZY = {"create_app": ".app", "Limits": ".limits", "ServerSettings": ".settings"}
+"""The package's names, imported when first asked for: the ``gouji`` command imports a few light modules of
+the package (the limits' options, nginx's configuration) and should not start the whole server to do so."""
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(module, __name__), name)
