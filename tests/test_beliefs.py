@@ -18,6 +18,7 @@ from gouji.cli.app import main
 from gouji.engine import cards as C
 from gouji.engine.deal import Deal
 from gouji.engine.plays import parse_play
+from gouji.engine.rules import PRESETS
 
 from .test_heuristic import _swap
 
@@ -186,3 +187,19 @@ def test_the_answer_model_learns_from_what_seats_did_and_is_played() -> None:
         answer_margins([0.0], "tournament", 1, seed=5)
     margins = answer_margins(w.tolist(), "tournament", 2, seed=5)
     assert len(margins) == 2 and all(-18 <= m <= 18 for m in margins)
+
+
+@pytest.mark.parametrize("preset", sorted(PRESETS))
+def test_the_beliefs_bot_plays_every_preset_without_an_internal_error(preset: str) -> None:
+    """Strict: an exception inside the bot (the pass book reading a preset's log, say) fails the test instead of
+    falling back to a safe action."""
+    bots = [BeliefBot(strict=True) for _ in range(6)]
+    for seed in (1, 2):
+        deal = Deal.new(preset, seed=seed)
+        rng = random.Random(seed)
+        while deal.to_act is not None:
+            seat = deal.to_act
+            legal = deal.legal_actions()
+            action = bots[seat].decide(deal.view(seat, log=True), legal, rng)
+            assert action in legal
+            deal.act(action)
