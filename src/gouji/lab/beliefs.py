@@ -16,10 +16,10 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import Any, ClassVar, TypeVar
 
 import numpy as np
 
@@ -32,6 +32,8 @@ from ..engine.deal import Deal
 from ..engine.players import decide
 from ..engine.plays import Play
 from ..engine.rules import resolve
+
+T = TypeVar("T")
 
 SEED_BASE = 5_000_000_000
 """Deal ``i`` of a run with seed ``S`` is dealt from ``SEED_BASE + S * 1_000_003 + i`` (apart from the
@@ -72,39 +74,50 @@ class Data:
     deals: int
 
 
-def _collect(args: tuple[str, int, int, int]) -> tuple[list[list[float]], list[float]]:
-    preset, seed, start, count = args
+def _self_play(preset: str, seed: int, start: int, count: int, step: Callable[[Deal, random.Random], None]) -> None:
+    """Deals ``start`` … ``start + count - 1`` of a run with ``seed``, each played to its end by calling
+    ``step(deal, rng)`` (which makes one decision) while someone is to act."""
     rules = resolve(preset)
-    _Recorder.rows, _Recorder.labels = [], []
-    bot = _RecordingBot()
     for i in range(start, start + count):
         deal = Deal.new(rules, seed=SEED_BASE + seed * 1_000_003 + i)
         rng = random.Random(i)
         for _ in range(100_000):
-            seat = deal.to_act
-            if seat is None:
+            if deal.to_act is None:
                 break
-            _Recorder.truth = [deal.hand_counts(t) for t in range(6)]
-            deal.act(decide(bot, deal, rng))
+            step(deal, rng)
+
+
+def _spread(work: Callable[[Any], T], tasks: Sequence[Any], jobs: int) -> list[T]:
+    """``work`` over ``tasks``, in ``jobs`` processes when more than one."""
+    if jobs > 1:
+        with ProcessPoolExecutor(jobs) as ex:
+            return list(ex.map(work, tasks))
+    return [work(t) for t in tasks]
+
+
+def _tasks(presets: Sequence[str], deals: int, seed: int, chunk: int = 20) -> list[tuple[str, int, int, int]]:
+    return [(p, seed, i, min(chunk, deals - i)) for p in presets for i in range(0, deals, chunk)]
+
+
+def _collect(args: tuple[str, int, int, int]) -> tuple[list[list[float]], list[float]]:
+    _Recorder.rows, _Recorder.labels = [], []
+    bot = _RecordingBot()
+
+    def step(deal: Deal, rng: random.Random) -> None:
+        _Recorder.truth = [deal.hand_counts(t) for t in range(6)]
+        deal.act(decide(bot, deal, rng))
+
+    _self_play(*args, step)
     return _Recorder.rows, _Recorder.labels
 
 
 def collect(presets: Sequence[str], deals: int, seed: int, jobs: int = 1) -> Data:
     """Questions and answers from ``deals`` self-play deals of each preset."""
-    chunk = 20
-    tasks = [(p, seed, i, min(chunk, deals - i)) for p in presets for i in range(0, deals, chunk)]
     rows: list[list[float]] = []
     labels: list[float] = []
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as ex:
-            for r, y in ex.map(_collect, tasks):
-                rows += r
-                labels += y
-    else:
-        for t in tasks:
-            r, y = _collect(t)
-            rows += r
-            labels += y
+    for r, y in _spread(_collect, _tasks(presets, deals, seed), jobs):
+        rows += r
+        labels += y
     return Data(np.asarray(rows, dtype=np.float64), np.asarray(labels, dtype=np.float64), deals * len(presets))
 
 
@@ -257,10 +270,7 @@ def _duel(args: tuple[str, str, int, int, int, Any]) -> list[int]:
 def _duels(kind: str, preset: str, pairs: int, seed: int, arg: Any, jobs: int) -> list[int]:
     step = max(1, min(25, -(-pairs // jobs)))
     tasks = [(kind, preset, seed, i, min(pairs, i + step), arg) for i in range(0, pairs, step)]
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as ex:
-            return [m for part in ex.map(_duel, tasks) for m in part]
-    return [m for t in tasks for m in _duel(t)]
+    return [m for part in _spread(_duel, tasks, jobs) for m in part]
 
 
 def ceiling(preset: str, pairs: int, seed: int, mix: float = 1.0, jobs: int = 1) -> list[int]:
@@ -282,49 +292,39 @@ def _answers(args: tuple[str, int, int, int]) -> tuple[list[list[float]], list[f
     (just after the play), whether the seat answered it, and the heuristic's own guess (w × binomial)."""
     from ..engine.plays import parse_play
 
-    preset, seed, start, count = args
-    rules = resolve(preset)
     bot = HeuristicBot()
     rows: list[list[float]] = []
     labels: list[float] = []
     guess: list[float] = []
-    for i in range(start, start + count):
-        deal = Deal.new(rules, seed=SEED_BASE + seed * 1_000_003 + i)
-        rng = random.Random(i)
-        for _ in range(100_000):
-            seat = deal.to_act
-            if seat is None:
-                break
-            view = deal.view(seat, log=True)
-            action = bot.decide(view, deal.legal_actions(), rng)
-            top, by = view.get("top"), view.get("top_seat")
-            if view.get("phase") == "play" and top and by is not None and (int(by) - seat) % 2:
-                q = parse_play(str(top))
-                c = _Ctx(deal.view(int(by), log=True), bot.params)
-                w = dict(c.answerers(q, True, sum(c.hand) == 0)).get(seat, 0.0)
-                p = c.odds(seat).beat(q)
-                if w > 0 and p > 0 and not (q.eff_big and not c.kill):
-                    rows.append(_answer_row(c, seat, q, p, w, PassBook(c.view.get("log") or ())))
-                    labels.append(0.0 if str(action) in ("pass", "yield") else 1.0)
-                    guess.append(w * p)
-            deal.act(action)
+
+    def step(deal: Deal, rng: random.Random) -> None:
+        seat = deal.to_act
+        assert seat is not None
+        view = deal.view(seat, log=True)
+        action = bot.decide(view, deal.legal_actions(), rng)
+        top, by = view.get("top"), view.get("top_seat")
+        if view.get("phase") == "play" and top and by is not None and (int(by) - seat) % 2:
+            q = parse_play(str(top))
+            c = _Ctx(deal.view(int(by), log=True), bot.params)
+            w = dict(c.answerers(q, True, sum(c.hand) == 0)).get(seat, 0.0)
+            p = c.odds(seat).beat(q)
+            if w > 0 and p > 0 and not (q.eff_big and not c.kill):
+                rows.append(_answer_row(c, seat, q, p, w, PassBook(c.view.get("log") or ())))
+                labels.append(0.0 if str(action) in ("pass", "yield") else 1.0)
+                guess.append(w * p)
+        deal.act(action)
+
+    _self_play(*args, step)
     return rows, labels, guess
 
 
 def answer_data(presets: Sequence[str], deals: int, seed: int, jobs: int = 1) -> tuple[Data, np.ndarray]:
     """Whether seats answered the plays they faced in ``deals`` self-play deals of each preset, with the
     heuristic's guess of each (its binomial chance that the seat can, times the seat's weight)."""
-    chunk = 20
-    tasks = [(p, seed, i, min(chunk, deals - i)) for p in presets for i in range(0, deals, chunk)]
     rows: list[list[float]] = []
     labels: list[float] = []
     guess: list[float] = []
-    if jobs > 1:
-        with ProcessPoolExecutor(jobs) as ex:
-            parts = list(ex.map(_answers, tasks))
-    else:
-        parts = [_answers(t) for t in tasks]
-    for r, y, g in parts:
+    for r, y, g in _spread(_answers, _tasks(presets, deals, seed), jobs):
         rows += r
         labels += y
         guess += g
