@@ -344,3 +344,27 @@ def test_records_stored_before_the_summaries_get_theirs(db_url: str) -> None:
         assert [g["table"] for g in store.table_games("OLDSET") or []] == ["OLDSET"]
     finally:
         store.close()
+
+
+def test_a_table_whose_bot_the_server_no_longer_has_is_restored(
+    make_server: Any, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    """A table stored by a server that had a bot, restored by one that does not: the table comes back and
+    the auto-play bot plays that seat (before: the table was not restored at all)."""
+    from gouji import bots as registry
+
+    with make_server() as srv:
+        out = srv.create(nickname="ann", bots=[None, "novice", "random", "novice", "random", "novice"])
+        code, token = out["code"], out["token"]
+        room = srv.lobby().rooms[code]
+        with srv.connect(code, token) as ann:
+            drive({0: ann}, lambda: room.match.current.decisions >= 6)
+        state = room.state
+    monkeypatch.delitem(registry.BOTS, "random")
+    with caplog.at_level("WARNING", logger="gouji.server"), make_server() as srv2:
+        room2 = srv2.lobby().rooms[code]
+        assert room2.state == state and room2.status == "playing"
+        assert "seat 2's bot 'random' is not on this server; heuristic plays it" in caplog.text
+        with srv2.connect(code, token) as ann:  # and play goes on past the seats of the missing bot
+            drive({0: ann}, lambda: room2.match.current.decisions >= 30 or room2.status != "playing")
+        assert room2.state > state

@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..bots import Bot, make_bot
+from ..bots import BOTS, Bot, make_bot
 from ..engine.actions import PASS, Action, LegalActions
 from ..engine.deal import IllegalAction
 from ..engine.seats import SEATS
@@ -79,8 +79,21 @@ class Room(TableFrames):
         self.limits = settings.limits
         self.writer = writer
         self.conns: set[Connection] = set()
-        self._bots: dict[int, Bot] = {i: make_bot(b) for i, b in enumerate(config.bots) if b is not None}
         self._auto_bot: Bot = make_bot(settings.auto_bot_name())
+        self._bots: dict[int, Bot] = {}
+        for i, b in enumerate(config.bots):
+            if b is None:
+                continue
+            if b in BOTS:
+                self._bots[i] = make_bot(b)
+            else:  # a table stored by a server that had this bot: the auto-play bot plays the seat
+                log.warning(
+                    "table %s: seat %d's bot %r is not on this server; %s plays it",
+                    code,
+                    i,
+                    b,
+                    settings.auto_bot_name(),
+                )
         self._rng = random.Random(settings.seeds())  # the bots' draws: as unpredictable as the deal
         self._timer: asyncio.Task[None] | None = None
         self._timer_key: tuple[Any, ...] | None = None
