@@ -136,9 +136,6 @@ class TableState:
         """Whether the pause between two deals may end (every seat is ready)."""
         return self.ready is not None and all(self.seat_ready(i) for i in range(SEATS))
 
-    def human_seats(self) -> list[Seat]:
-        return [s for s in self.seats if s.bot is None]
-
     def people(self) -> tuple[int, ...]:
         """The seats a person holds (a nickname, no bot), worked out again only when the seats' version
         changed."""
