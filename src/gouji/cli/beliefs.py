@@ -10,7 +10,7 @@ import click
 from ..engine.rules import PRESETS
 
 
-@click.command(short_help="Train the learned beliefs (will a play be beaten?) on self-play labels.")
+@click.command(short_help="Train the learned beliefs (can this seat beat that play?) on self-play labels.")
 @click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="Model (JSON).")
 @click.option(
     "--rules", "rules_names", default="qingdao,tournament", show_default=True, help="Presets, comma-separated."
