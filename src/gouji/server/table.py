@@ -54,6 +54,18 @@ _Delivery = tuple[Connection, str | None]
 """A frame to write to a connection (None: end the connection after what came before)."""
 
 
+def _seat_bots(code: str, bots: Sequence[str | None], auto: str) -> dict[int, Bot]:
+    """A bot for each bot's seat; a bot this server does not have (the table was stored by a server that had
+    it) is left out, with a warning: the auto-play bot ``auto`` plays that seat."""
+    made: dict[int, Bot] = {}
+    for i, b in enumerate(bots):
+        if b is not None and b in BOTS:
+            made[i] = make_bot(b)
+        elif b is not None:
+            log.warning("table %s: seat %d's bot %r is not on this server; %s plays it", code, i, b, auto)
+    return made
+
+
 class Room(TableFrames):
     """A table: its state (the reducer), its connections, its timers, its bots, its writes.
 
@@ -80,20 +92,7 @@ class Room(TableFrames):
         self.writer = writer
         self.conns: set[Connection] = set()
         self._auto_bot: Bot = make_bot(settings.auto_bot_name())
-        self._bots: dict[int, Bot] = {}
-        for i, b in enumerate(config.bots):
-            if b is None:
-                continue
-            if b in BOTS:
-                self._bots[i] = make_bot(b)
-            else:  # a table stored by a server that had this bot: the auto-play bot plays the seat
-                log.warning(
-                    "table %s: seat %d's bot %r is not on this server; %s plays it",
-                    code,
-                    i,
-                    b,
-                    settings.auto_bot_name(),
-                )
+        self._bots = _seat_bots(code, config.bots, settings.auto_bot_name())
         self._rng = random.Random(settings.seeds())  # the bots' draws: as unpredictable as the deal
         self._timer: asyncio.Task[None] | None = None
         self._timer_key: tuple[Any, ...] | None = None
