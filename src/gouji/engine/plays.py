@@ -132,6 +132,7 @@ class Play:
         "gouji",
         "has_joker",
         "k",
+        "parts",
         "pure",
         "rank",
         "size",
@@ -159,6 +160,8 @@ class Play:
     threshold: bool
     has_joker: bool
     counts: Counts
+    parts: tuple[tuple[int, int], ...]
+    """``(rank, count)`` of each rank the play holds (the engine moves a play's cards by these)."""
     text: str
     """The play's text form, as :func:`parse_play` reads it (``str(play)``)."""
 
@@ -224,6 +227,7 @@ class Play:
         counts[SMALL] = x
         counts[BIG] = d
         put(p, "counts", tuple(counts))
+        put(p, "parts", tuple((r, n) for r, n in enumerate(counts) if n))
         put(p, "text", "D" * d + "X" * x + "2" * t + (RANKS[rank] * k if k else ""))
         return p
 

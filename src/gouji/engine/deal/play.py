@@ -35,19 +35,9 @@ class Playing(Smothering):
         rd = self.round
         hand = self.hands[s]
         played = self._played
-        k, t, x, d = play.k, play.t, play.x, play.d  # (its counts, not its 15 ranks: this runs for every play)
-        if k:
-            hand[play.rank] -= k
-            played[play.rank] += k
-        if t:
-            hand[C.TWO] -= t
-            played[C.TWO] += t
-        if x:
-            hand[C.SMALL] -= x
-            played[C.SMALL] += x
-        if d:
-            hand[C.BIG] -= d
-            played[C.BIG] += d
+        for r, n in play.parts:  # (the ranks it holds, not all 15: this runs for every play)
+            hand[r] -= n
+            played[r] += n
         empty = not any(hand)
         prev, prev_seat = rd.top, rd.top_seat
         leading = prev is None
@@ -57,7 +47,7 @@ class Playing(Smothering):
         if leading or play.rank == C.FOUR:
             self._open_on_play(s, play, leading)
         if prev is not None and rules.bie_san and self.hands[prev_seat][C.THREE]:
-            self._smother(s, prev, prev_seat)
+            self._smother(s, prev_seat)
 
         # the new top play
         if s in rd.yield_left:  # a seat let in by a yield plays: the yielder counts as having passed

@@ -5,7 +5,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .. import cards as C
-from ..plays import Play
 from ..seats import SMOTHERED, opposite
 from .round import Turns
 
@@ -18,14 +17,13 @@ def only_threes(hand: Sequence[int]) -> bool:
 class Smothering(Turns):
     """闷: a beaten play that left only 3s smothers its player."""
 
-    def _smother(self, s: int, prev: Play | None, prev_seat: int) -> None:
+    def _smother(self, s: int, prev_seat: int) -> None:
         """闷 (rule book §7): with 憋三, the play seat ``s`` beat left its player only 3s: that player is out of
-        play, ranked at the bottom."""
+        play, ranked at the bottom.  Called (by :meth:`_play`) only under 憋三, when a play beat the play of
+        ``prev_seat`` and that player still holds 3s: what is checked here is the rest."""
         rules = self.rules
         if (
-            prev is not None
-            and rules.bie_san
-            and self.in_play[prev_seat]
+            self.in_play[prev_seat]
             and only_threes(self.hands[prev_seat])
             and (rules.smother_by == "anyone" or (s == opposite(prev_seat)) == (rules.smother_by == "opposite_only"))
         ):
