@@ -12,7 +12,7 @@ from gouji.cli import main
 from gouji.server.settings import ServerSettings
 
 from .test_duplicate import api
-from .test_events import create_event, event, matches, start
+from .test_events import create_event, event, matches, played_out, start
 
 
 def test_the_levels_are_served_in_both_languages(make_server: Any) -> None:
@@ -44,6 +44,7 @@ def test_novice_sits_at_tables_matches_and_events(make_server: Any) -> None:
         for m in matches(event(srv, ev["code"])):
             played = start(srv, ev["code"], ev["owner_token"], m["key"])
             assert played["played_by"] == "bots"
+            played_out(srv, ev["code"], m["key"])
         assert event(srv, ev["code"])["over"]
 
 

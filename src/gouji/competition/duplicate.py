@@ -144,16 +144,7 @@ class Tournament:
 
     def small_points(self) -> list[tuple[int, int]]:
         """(team X, team Y) small points of every finished deal (both tables)."""
-        out = []
-        for pair in self.tables:
-            if not all(d.is_over for d in pair):
-                continue
-            pts = [0, 0]
-            for t, deal in enumerate(pair):
-                for place, seat in enumerate(deal.result()["places"]):
-                    pts[self.team_at(t, seat)] += TOURNAMENT_POINTS[place]
-            out.append((pts[0], pts[1]))
-        return out
+        return [self.deal_points(k) for k, pair in enumerate(self.tables) if all(d.is_over for d in pair)]
 
     @property
     def totals(self) -> tuple[int, int]:
@@ -183,18 +174,24 @@ class Tournament:
 
     def result_table(self) -> list[dict[str, Any]]:
         """One row per deal: places at both tables (as team letters) and each team's small points."""
-        rows = []
-        for k, (pts, pair) in enumerate(zip(self.small_points(), self.tables, strict=False)):
-            rows.append(
-                {
-                    "deal": k + 1,
-                    "tables": [
-                        [self.teams[self.team_at(t, s)] + str(s) for s in pair[t].result()["places"]] for t in (0, 1)
-                    ],
-                    "points": list(pts),
-                }
-            )
-        return rows
+        return [self.result_row(k) for k in range(len(self.small_points()))]
+
+    def result_row(self, k: int) -> dict[str, Any]:
+        """Deal ``k``'s row of :meth:`result_table` (a deal finished at both tables)."""
+        pair = self.tables[k]
+        return {
+            "deal": k + 1,
+            "tables": [[self.teams[self.team_at(t, s)] + str(s) for s in pair[t].result()["places"]] for t in (0, 1)],
+            "points": list(self.deal_points(k)),
+        }
+
+    def deal_points(self, k: int) -> tuple[int, int]:
+        """(team X, team Y) small points of deal ``k`` (finished at both tables)."""
+        pts = [0, 0]
+        for t, deal in enumerate(self.tables[k]):
+            for place, seat in enumerate(deal.result()["places"]):
+                pts[self.team_at(t, seat)] += TOURNAMENT_POINTS[place]
+        return (pts[0], pts[1])
 
     def record(self) -> dict[str, Any]:
         """The match as a record: rules, seeds, every decision at both tables, results, checksum."""
@@ -242,27 +239,27 @@ class Tournament:
         burns it made; and one entry per side of the deal (the hands of seats 0, 2, 4 and of seats 1, 3, 5)
         with the small points each team scored holding that side, and team X's margin over team Y with it.
         """
-        out = []
-        for k, pair in enumerate(self.tables):
-            if not all(d.is_over for d in pair):
-                continue
-            hands: list[dict[str, Any]] = []
-            for seat in range(SEATS):
-                hands.append(
-                    {
-                        "seat": seat,
-                        "tables": [_seat_summary(pair[t], seat, self.teams[self.team_at(t, seat)]) for t in (0, 1)],
-                    }
-                )
-            sides = []
-            for first in (0, 1):
-                seats = [first, first + 2, first + 4]
-                by_team = [0, 0]
-                for t in (0, 1):
-                    by_team[self.team_at(t, first)] = sum(hands[s]["tables"][t]["points"] for s in seats)
-                sides.append({"seats": seats, "points": by_team, "margin": by_team[0] - by_team[1]})
-            out.append({"deal": k + 1, "hands": hands, "sides": sides})
-        return out
+        return [self.comparison_entry(k) for k, pair in enumerate(self.tables) if all(d.is_over for d in pair)]
+
+    def comparison_entry(self, k: int) -> dict[str, Any]:
+        """Deal ``k``'s entry of :meth:`comparison` (a deal finished at both tables)."""
+        pair = self.tables[k]
+        hands: list[dict[str, Any]] = []
+        for seat in range(SEATS):
+            hands.append(
+                {
+                    "seat": seat,
+                    "tables": [_seat_summary(pair[t], seat, self.teams[self.team_at(t, seat)]) for t in (0, 1)],
+                }
+            )
+        sides = []
+        for first in (0, 1):
+            seats = [first, first + 2, first + 4]
+            by_team = [0, 0]
+            for t in (0, 1):
+                by_team[self.team_at(t, first)] = sum(hands[s]["tables"][t]["points"] for s in seats)
+            sides.append({"seats": seats, "points": by_team, "margin": by_team[0] - by_team[1]})
+        return {"deal": k + 1, "hands": hands, "sides": sides}
 
     @classmethod
     def from_record(cls, record: Mapping[str, Any]) -> Tournament:

@@ -200,6 +200,8 @@ def _handler(fn: Handler) -> Callable[[Request], Awaitable[Response]]:
         except Exception:  # a bug: logged with its traceback here, a plain answer to the client
             log.exception("%s %s failed", request.method, request.url.path)
             return JSONResponse({"error": "the server failed to answer this request"}, status_code=500)
+        if isinstance(result, Response):  # an answer made already (a cached one's bytes)
+            return result
         status = 201 if request.method == "POST" and (fn is _create or getattr(fn, "creates", False)) else 200
         return Response(_json_bytes(result), status_code=status, media_type="application/json")
 

@@ -27,13 +27,17 @@ match's record at its end.  A restart replays both tables from their events and 
 from __future__ import annotations
 
 import dataclasses
+import functools
 import hmac
 import logging
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import orjson
+
 from ..competition.duplicate import Tournament, TournamentTable
+from ..competition.records import RecordError
 from ..competition.round_robin import check_teams
 from ..competition.sets import Match
 from ..engine.actions import Action
@@ -47,6 +51,7 @@ from .durability import StoreWriter
 from .errors import RequestError
 from .halls import MATCH_KIND, Halls
 from .lobby import Lobby
+from .replay_api import Replay, ReplayCache
 from .shards import Shard
 from .storage import EventOp, Op, RecordBody, RecordOp, StatusOp, StoredTable
 from .table import Room, new_token
@@ -111,6 +116,7 @@ class DuplicateRoom(Room):
     hall: MatchHall | None = None
     expires_when_idle = False
     seated_by_team = True
+    phrases_allowed = False  # 000: 不得交流
 
     @property
     def table_index(self) -> int:
@@ -129,6 +135,9 @@ class DuplicateRoom(Room):
         """Whether this table has finished a deal that the other has not: it waits."""
         other = self.partner()
         return other is not None and len(other.match.points) < len(self.match.points)
+
+    def deals_shown(self) -> int:
+        return 0 if self.hall is None else self.hall.complete()
 
     def finished_records(self, deal_index: int) -> list[tuple[str, int | None, RecordBody]]:
         return []  # the match stores the match's records once both tables have played the deal
@@ -217,6 +226,7 @@ class MatchHall:
         self.finishing = False
         self.event: MatchesEvent | None = None
         self.on_finished: Callable[[MatchHall], None] | None = None
+        self._sheet = Sheet(self.teams)
         """Called once the end of the match is stored and sent (the lobby lets its tables go later)."""
 
     @property
@@ -269,19 +279,29 @@ class MatchHall:
         """``table.duplicate`` in a table's frames: which match, who sits where, whether the table waits for
         the other, and the results of the deals both tables have finished (never the other table's deal in
         play)."""
-        t = self.tournament()
+        sheet = self.sheet()
         return {
             "match": self.code,
             "table": table,
             "teams": list(self.teams),
             "seat_teams": self.seat_teams(table),
             "waiting": self.tables[table].ahead(),
-            "deals": t.n_deals,
-            "complete": self.complete(),
-            "small_points": [list(p) for p in t.small_points()],
-            "totals": list(t.totals),
-            "match_points": list(t.match_points()) if self.over else None,
+            "deals": self.n_deals,
+            "complete": len(sheet.rows),
+            "small_points": sheet.small_points(),
+            "totals": list(sheet.totals),
+            "match_points": sheet.match_points() if self.over else None,
         }
+
+    @property
+    def n_deals(self) -> int:
+        return self.tables[0].config.set_length
+
+    def sheet(self) -> Sheet:
+        """The scoresheet so far, brought up to the deals both tables have finished (one deal's work each)."""
+        if len(self._sheet.rows) < self.complete():
+            self._sheet.update(self.tournament())
+        return self._sheet
 
     def deal_finished(self, table: int) -> None:
         """Table ``table`` finished a deal: if the other has finished it too, the deal is scored at both —
@@ -336,6 +356,10 @@ class MatchHall:
             ops += self.event.match_closed(self.fixture, self.code)
         return ops
 
+    def expired(self, cutoff: float) -> bool:
+        """Never on its own: its tables' waiting and absence close it (:meth:`.lobby.Lobby.expire_idle`)."""
+        return False
+
     def finish_after_restart(self) -> None:
         """The server stopped after both tables' last moves but before the match's end was stored."""
         if not self.finishing:
@@ -344,7 +368,6 @@ class MatchHall:
     def public(self) -> dict[str, Any]:
         """The scorekeeper's view: both tables, the places and small points of every deal both have finished,
         the totals, and once the match is over its result and match points (3/1/0)."""
-        t = self.tournament()
         tables = []
         for r in self.tables:
             teams = self.seat_teams(r.table_index)
@@ -367,46 +390,94 @@ class MatchHall:
             "event": self.info.get("event"),
             "fixture": self.fixture,
             "tables": tables,
-            **scoresheet(t, self.over),
+            **self.sheet().view(self.n_deals, self.over),
+        }
+
+
+class Sheet:
+    """The scorekeeper's sheet of a match (:func:`scoresheet`), made deal by deal: a deal's row and comparison
+    are worked out once, when both tables have finished it (they never change after), so the sheet of a long
+    match costs one deal's work a deal, not the whole match's at every look."""
+
+    def __init__(self, teams: tuple[str, str]) -> None:
+        self.teams = teams
+        self.rows: list[dict[str, Any]] = []
+        self.comparison: list[dict[str, Any]] = []
+        self.totals = [0, 0]
+
+    def update(self, t: Tournament) -> Sheet:
+        """Add the deals ``t`` has finished at both tables since the last update."""
+        seat_teams = [t.seat_teams(i) for i in (0, 1)]
+        for k in range(len(self.rows), len(t.small_points())):
+            row = t.result_row(k)
+            places = [t.tables[k][i].result()["places"] for i in (0, 1)]
+            row["places"] = [[{"seat": s, "team": seat_teams[i][s]} for s in places[i]] for i in (0, 1)]
+            del row["tables"]
+            self.rows.append(row)
+            self.comparison.append(t.comparison_entry(k))
+            self.totals = [self.totals[0] + row["points"][0], self.totals[1] + row["points"][1]]
+        return self
+
+    def small_points(self) -> list[list[int]]:
+        return [list(row["points"]) for row in self.rows]
+
+    def match_points(self) -> list[int]:
+        x, y = self.totals
+        return [3, 0] if x > y else [0, 3] if y > x else [1, 1]
+
+    def view(self, n_deals: int, over: bool) -> dict[str, Any]:
+        return {
+            "teams": list(self.teams),
+            "deals": n_deals,
+            "results": self.rows,
+            "totals": list(self.totals),
+            "match_points": self.match_points() if over else None,
+            "comparison": self.comparison,
         }
 
 
 def scoresheet(t: Tournament, over: bool) -> dict[str, Any]:
     """The scorekeeper's sheet of a match: the places at both tables and the small points of every deal both
     have finished, the totals, the match points once it is over, and the duplicate comparison."""
-    rows = t.result_table()
-    for row, pair in zip(rows, t.tables, strict=False):
-        seat_teams = [[t.teams[t.team_at(i, s)] for s in range(SEATS)] for i in (0, 1)]
-        row["places"] = [[{"seat": s, "team": seat_teams[i][s]} for s in pair[i].result()["places"]] for i in (0, 1)]
-        del row["tables"]
-    return {
-        "teams": list(t.teams),
-        "deals": t.n_deals,
-        "results": rows,
-        "totals": list(t.totals),
-        "match_points": list(t.match_points()) if over else None,
-        "comparison": t.comparison(),
-    }
+    return Sheet(t.teams).update(t).view(t.n_deals, over)
 
 
-async def match_view(lobby: Lobby, code: str, client: str | None = None) -> dict[str, Any]:
-    """``GET /api/matches/{code}``: a match in memory, or a finished one from its stored record (a read of
-    ``client``'s, :mod:`.reads`)."""
+async def match_view(lobby: Lobby, code: str, client: str | None, cache: ReplayCache) -> dict[str, Any] | Replay:
+    """``GET /api/matches/{code}``: a match in memory (its sheet is kept deal by deal: :meth:`MatchHall.sheet`),
+    or a finished one from its stored record — replayed once, on a thread (:class:`.replay_api.ReplayCache`:
+    a 16-deal, 8-deck match is seconds of the engine), and served as the same bytes after.  Each answer is
+    one of ``client``'s reads (:mod:`.reads`)."""
     hall = lobby.halls.get(code, MatchHall)
     if hall is not None:
+        if client is not None:
+            lobby.reader.admit(client)
         return hall.public()
+    key = ("match", code.upper())
+    found = cache.get(key)
+    if found is not None:
+        if client is not None:
+            lobby.reader.admit(client)
+        return found
     store = lobby.writer.store
-    info = await lobby.reader.call(None, store.table_info, code.upper())
+    info = await lobby.reader.call(client, store.table_info, code.upper())
     if info is None or info["config"].get("kind") != MATCH_KIND or info["status"] != "over":
         raise RequestError(404, f"no match {code!r}")
-    games = await lobby.reader.call(client, store.table_games, info["code"])
+    games = await lobby.reader.call(None, store.table_games, info["code"])
     final = [g for g in games or [] if g["kind"] == MATCH_KIND and g["deal"] is None]
     body = await lobby.reader.call(None, store.record, final[-1]["id"]) if final else None
     if body is None:
         raise RequestError(404, f"match {code!r} has no stored record")
-    played = Tournament.from_record(body)
+    return await cache.make(key, functools.partial(_stored_view, info, body), keep=True)
+
+
+def _stored_view(info: dict[str, Any], body: dict[str, Any]) -> Replay:
+    """A finished match's page from its record (on a thread): replayed by the engine, as JSON."""
+    try:
+        played = Tournament.from_record(body)
+    except RecordError as e:
+        raise RequestError(422, f"the match's record does not replay: {e}") from None
     config = info["config"]
-    return {
+    out = {
         "code": info["code"],
         "kind": MATCH_KIND,
         "preset": config.get("preset"),
@@ -416,6 +487,7 @@ async def match_view(lobby: Lobby, code: str, client: str | None = None) -> dict
         "tables": [{"table": i, "code": c} for i, c in enumerate(config.get("tables", []))],
         **scoresheet(played, True),
     }
+    return Replay(orjson.dumps(out, option=orjson.OPT_NON_STR_KEYS), None)
 
 
 # ------------------------------------------------------------------------------------------ creating one
@@ -562,6 +634,11 @@ async def join_team(lobby: Lobby, team_code: str, req: S.JoinTeam, client: str =
     if not found:
         raise RequestError(404, "no such team code")  # (nothing said of the code: it may be a guess)
     hall, team = found[0]
+    me = S.name_key(req.name)
+    seated = [(r, s.index) for r in hall.tables for s in r.seats if s.nickname and S.name_key(s.nickname) == me]
+    if seated:  # one person plays at one table: at the other they would hold the cards their opponents hold here
+        r, s = seated[0]
+        raise RequestError(409, f"{req.name!r} already sits at table {r.table_index + 1} of this match (seat {s + 1})")
     want_table, want_seat = req.table, req.seat
     free = [
         (r, s.index)

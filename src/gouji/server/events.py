@@ -21,12 +21,11 @@ from __future__ import annotations
 import asyncio
 import hmac
 import logging
-import random
 import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..bots import BOTS, make_bot
+from ..bots import BOTS
 from ..competition.duplicate import Tournament
 from ..competition.round_robin import Event, EventError, Fixture, MatchResult, check_teams
 from ..engine.rules import RuleSet
@@ -38,8 +37,8 @@ from .duplicate import DuplicateRoom, MatchHall, create_match, team_at
 from .durability import StoreWriter
 from .errors import RequestError
 from .halls import EVENT_KIND, MATCH_KIND, Halls
-from .lobby import Lobby
-from .storage import EventOp, Op, RecordOp, StatusOp, StoredTable
+from .lobby import Lobby, client_key
+from .storage import EventOp, Op, StatusOp, StoredTable
 from .table import Room, new_token
 
 log = logging.getLogger("gouji.server")
@@ -62,6 +61,11 @@ class EventHall:
         """Fixture key → the code of its match."""
         self.state = 0
         self._lock = asyncio.Lock()
+        self.creator: str | None = None
+        """Who created it (:func:`.lobby.client_key`): a client has only so many events open."""
+        self.last_change = time.monotonic()
+        """When it last changed (monotonic seconds; restored: from its last stored change): an event none of
+        whose matches started closes after the waiting time (:meth:`expired`)."""
 
     # ------------------------------------------------------------------ changes
 
@@ -78,6 +82,7 @@ class EventHall:
         else:  # pragma: no cover - written by this class only
             raise ValueError(f"unknown event change {kind!r}")
         self.state += 1
+        self.last_change = time.monotonic()
         return EventOp(self.id, self.state, kind, None, data)
 
     async def commit(self, kind: str, data: dict[str, Any]) -> None:
@@ -108,6 +113,10 @@ class EventHall:
     def close_ops(self) -> list[Op]:
         """The write that closes the event (its matches are closed each on its own)."""
         return [StatusOp(self.id, "closed")]
+
+    def expired(self, cutoff: float) -> bool:
+        """Whether no match of it was ever started and it has not changed since ``cutoff``: it closes."""
+        return not self.matches and not self.event.results and self.last_change < cutoff
 
     def open_tables(self, halls: Halls) -> int:
         """The tables of the event's matches in memory and not yet over."""
@@ -149,16 +158,14 @@ class EventHall:
             if fixture.key in self.matches:
                 raise RequestError(409, f"match {fixture.key} has been started already")
             self._check_bots(fixture)
-            if all(None not in self.seats(t) for t in (fixture.x, fixture.y)):
-                lobby.admit(client, 0)
-                return await self._play_bots(lobby, fixture)
             request = {k: self.info["table"][k] for k in TABLE_FIELDS if k in self.info["table"]}
             request |= {"teams": [fixture.x, fixture.y], "deals": self.event.deals}
             request["bots"] = self.table_bots(fixture)
             hall, out = await create_match(lobby, request, event=self, fixture=fixture.key, client=client)
             await self.commit("start", {"fixture": fixture.key, "match": hall.code})
             del out["owner_token"]  # the match's organiser is the event's
-            return {"fixture": fixture.key, **out}
+            bots_only = all(s.bot is not None for r in hall.tables for s in r.seats)
+            return {"fixture": fixture.key, **out, "played_by": "bots" if bots_only else "people"}
 
     def _check_bots(self, fixture: Fixture) -> None:
         """A 409 :class:`RequestError` when a team of the match is played by a bot this server no longer has
@@ -194,41 +201,6 @@ class EventHall:
             lobby.close_hall(self, "organiser", "closed by its organiser")
         await lobby.writer.drain()
         return {"code": self.code, "closed": True}
-
-    async def _play_bots(self, lobby: Lobby, fixture: Fixture) -> dict[str, Any]:
-        """A match of two bot teams, played by the engine as ``gouji event`` plays it, and stored."""
-        teams = (fixture.x, fixture.y)  # (a bot decides from one seat's view: one object plays many seats)
-        made = {b: make_bot(b) for t in teams for b in self.seats(t) if b is not None}
-        bots = {t: [made[b] for b in self.seats(t) if b is not None] for t in teams}
-        rng = random.Random(lobby.settings.seeds())
-        match = await asyncio.to_thread(self.event.play_fixture, fixture, bots, rng, False)
-        code = await lobby.new_code()
-        info = {
-            "kind": MATCH_KIND,
-            "teams": [fixture.x, fixture.y],
-            "tables": [],
-            "deals": self.event.deals,
-            "preset": self.info["table"].get("preset"),
-            "event": self.code,
-            "fixture": fixture.key,
-            "played_by": "bots",
-        }
-        store = lobby.writer.store
-        row = await lobby.writer.call(store.create_table, code, info, token_hash(new_token()))
-        players = [
-            {"table": t, "seat": s, "team": team, "nickname": None, "bot": self.seats(team)[s // 2]}
-            for t in (0, 1)
-            for s, team in enumerate(match.seat_teams(t))
-        ]
-        x, y = match.totals
-        ops: list[Op] = [
-            RecordOp(row, "match", None, players, match.record()),
-            StatusOp(row, "over"),
-            self.change("start", {"fixture": fixture.key, "match": code}),
-            self.change("result", {"fixture": fixture.key, "x": x, "y": y}),
-        ]
-        await lobby.writer.call(store.write_batch, ops)  # the match and its result, in one transaction
-        return {"fixture": fixture.key, "code": code, "played_by": "bots", "small_points": [x, y]}
 
     # ------------------------------------------------------------------ what everyone sees
 
@@ -308,11 +280,21 @@ async def create_event(lobby: Lobby, data: Any, client: str = "") -> dict[str, A
     limited in how fast it creates, as for tables)."""
     st = lobby.settings
     info = parse_event_request(data, st.turn_seconds, st.bot_delay, st.ready_seconds, st.seeds())
-    key = lobby.admit(client, 0)
+    key = client_key(client)
+    events = lobby.halls.all(EventHall)
+    mine = sum(1 for e in events if e.creator == key)
+    if mine >= lobby.limits.events_per_client:
+        raise RequestError(
+            429, f"you have {mine} events open (at most {lobby.limits.events_per_client}): close one first"
+        )
+    if len(events) >= lobby.max_tables:
+        raise RequestError(503, "the server has as many events as it can hold")
+    lobby.admit(client, 0)
     code = await lobby.new_code()
     owner = new_token()
     row = await lobby.writer.call(lobby.writer.store.create_table, code, info, token_hash(owner), key)
     hall = EventHall(row, code, info, token_hash(owner), lobby.writer)
+    hall.creator = key
     lobby.halls.add(hall)
     return {"code": code, "owner_token": owner, "event": hall.public(lobby)}
 
@@ -335,9 +317,12 @@ async def restore_halls(lobby: Lobby, stored: list[StoredTable]) -> None:
     for st in stored:
         if st.config.get("kind") == EVENT_KIND:
             try:
-                events[st.code] = EventHall.replay(st, lobby.writer)
+                ev = events[st.code] = EventHall.replay(st, lobby.writer)
             except (KeyError, TypeError, ValueError):
                 log.exception("event %s cannot be restored", st.code)
+                continue
+            ev.creator = st.creator
+            ev.last_change = lobby.since(st)
     for event in events.values():
         lobby.halls.add(event)
     for st in stored:
@@ -351,7 +336,7 @@ async def restore_halls(lobby: Lobby, stored: list[StoredTable]) -> None:
                     raise ValueError(f"table {tcode} of match {st.code} is not stored")
                 room = DuplicateRoom.replay(tst, lobby.writer, lobby.settings)
                 assert isinstance(room, DuplicateRoom)
-                lobby.restored(room, tst, time.monotonic())
+                lobby.restored(room, tst)
                 rooms.append(room)
         except (ValueError, KeyError, TypeError):
             log.exception("match %s cannot be restored", st.code)

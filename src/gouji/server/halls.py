@@ -34,6 +34,10 @@ class Hall(Protocol):
         elsewhere)."""
         ...
 
+    def expired(self, cutoff: float) -> bool:
+        """Whether it closes for having waited since ``cutoff`` (monotonic seconds) with nothing started."""
+        ...
+
 
 H = TypeVar("H", bound=Hall)
 

@@ -14,6 +14,7 @@ LIMITS: tuple[tuple[str, type, str], ...] = (
     ("waiting_per_client", int, "tables a client may have waiting for players"),
     ("tables_per_client", int, "tables a client may have open (by any door)"),
     ("tables_per_event", int, "tables an event may have open"),
+    ("events_per_client", int, "events a client may have open"),
     ("read_rate", float, "reads of stored games a second per client"),
     ("read_burst", float, "a client's burst of reads"),
     ("miss_rate", float, "lookups of codes that do not exist a second per client"),

@@ -25,7 +25,15 @@ MAX_JSON_DEPTH = 8
 """The deepest a request body's JSON may nest (the deepest request, a match's ``bots``, nests 3 levels)."""
 
 
-WHOLE_LIMITS = ("queue", "waiting_per_client", "tables_per_client", "tables_per_event", "ws_per_client", "ws_per_table")
+WHOLE_LIMITS = (
+    "queue",
+    "waiting_per_client",
+    "tables_per_client",
+    "tables_per_event",
+    "events_per_client",
+    "ws_per_client",
+    "ws_per_table",
+)
 """The limits that are counts (integers); the others are rates, bursts and times."""
 
 
@@ -52,7 +60,8 @@ class Limits:
 
     Per table: ``ws_per_table``, WebSocket connections open at once.
 
-    Per event: ``tables_per_event``, tables of its matches open at once.
+    Per event: ``tables_per_event``, tables of its matches open at once; per client, ``events_per_client`` events
+    open at once (an event none of whose matches started closes after ``waiting_seconds``).
 
     Per table: a table (or a match) waiting for players is closed after ``waiting_seconds`` without a change; a finished
     table stays in memory ``over_seconds`` for the clients watching it, then is served from storage only.
@@ -69,6 +78,7 @@ class Limits:
     waiting_per_client: int = 10
     tables_per_client: int = 20
     tables_per_event: int = 16
+    events_per_client: int = 5
     read_rate: float = 2.0
     read_burst: float = 20.0
     miss_rate: float = 1.0

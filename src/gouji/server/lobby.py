@@ -42,6 +42,9 @@ def client_key(client: str) -> str:
     return hashlib.blake2b(client.encode("utf-8", "replace"), digest_size=12, person=b"gouji-client").hexdigest()
 
 
+NOBODY_CAME = "nobody came: the table waited too long for players"
+NOBODY_PLAYS = "nobody played: the table's people were away too long"
+
 RestoreHalls = Callable[["Lobby", list[StoredTable]], Awaitable[None]]
 """Restores the halls among the stored rows (:func:`.events.restore_halls`)."""
 
@@ -84,7 +87,6 @@ class Lobby:
         mine = shard.letters if shard.count > 1 else None  # (the other shards restore theirs)
         stored = await self.writer.call(self.writer.store.open_tables, mine)
         halls = [st for st in stored if is_hall_row(st.config)]
-        now = time.monotonic()
         for st in stored:
             if is_hall_row(st.config):
                 continue
@@ -99,19 +101,25 @@ class Lobby:
                 log.info("table %s: rebuilt %d writes from its stored moves", room.code, len(missing))
             if room.status == "over":
                 continue
-            self.restored(room, st, now)
+            self.restored(room, st)
             self.keep(room)
             room.start_timers()
         if restore_halls is not None:
             await restore_halls(self, halls)
         return len(self.rooms)
 
-    def restored(self, room: Room, st: StoredTable, now: float) -> None:
+    @staticmethod
+    def since(st: StoredTable) -> float:
+        """When a stored table last changed, on the monotonic clock (now if it says nothing)."""
+        now = time.monotonic()
+        if st.last_change is None:
+            return now
+        return now - max(0.0, (dt.datetime.now(dt.UTC) - st.last_change).total_seconds())
+
+    def restored(self, room: Room, st: StoredTable) -> None:
         """What the lobby knows again of a restored table: when it last changed (its idle time counts from
         its last stored change) and who created it."""
-        if st.last_change is not None:
-            idle = (dt.datetime.now(dt.UTC) - st.last_change).total_seconds()
-            room.last_change = now - max(0.0, idle)
+        room.last_change = self.since(st)
         if st.creator is not None:
             self._creator[room.code] = st.creator
 
@@ -179,27 +187,40 @@ class Lobby:
             self.expire_idle()
 
     def expire_idle(self) -> list[str]:
-        """Close every waiting table without a change for :attr:`Limits.waiting_seconds` — a match whose
-        table waits that long is closed whole; their codes."""
+        """Close every waiting table without a change for :attr:`Limits.waiting_seconds`, and every table in
+        play whose people have all been away that long (:meth:`.table.Room.abandoned`; its finished deals'
+        records stay) — a match is closed whole, when a table of it waits that long or both are abandoned;
+        their codes."""
         cutoff = time.monotonic() - self.limits.waiting_seconds
         idle = [r for r in self.rooms.values() if r.status == "waiting" and r.last_change < cutoff]
-        gone = [r for r in idle if r.expires_when_idle]
-        for room in gone:
-            room.commit("close", None, {"by": "idle"})
-            room.shut("nobody came: the table waited too long for players")
-            del self.rooms[room.code]
-            self._forget(room.code)
-        halls: dict[str, Hall] = {}
+        left = [r for r in self.rooms.values() if r.abandoned(cutoff)]
+        gone: list[Room] = []
+        closing = [(r, "idle", NOBODY_CAME) for r in idle] + [(r, "abandoned", NOBODY_PLAYS) for r in left]
+        for room, by, reason in closing:
+            if room.expires_when_idle:
+                room.commit("close", None, {"by": by})
+                room.shut(reason)
+                del self.rooms[room.code]
+                self._forget(room.code)
+                gone.append(room)
+        halls: dict[str, tuple[Hall, str, str]] = {}
         for r in idle:
             hall = self.halls.owning(r.code)  # (a table of a match)
             if hall is not None:
-                halls[hall.code] = hall
-        for hall in halls.values():
+                halls[hall.code] = (hall, "idle", "nobody came: the match waited too long for players")
+        for r in left:
+            hall = self.halls.owning(r.code)
+            if hall is not None and all(t.abandoned(cutoff) for t in hall.tables if t.status == "playing"):
+                halls[hall.code] = (hall, "abandoned", "nobody played: the match's people were away too long")
+        for h in self.halls:
+            if h.expired(cutoff):
+                halls[h.code] = (h, "idle", "nothing was started: the event waited too long")
+        for hall, by, reason in halls.values():
             if self.halls.holds(hall):
-                self.close_hall(hall, "idle", "nobody came: the match waited too long for players")
+                self.close_hall(hall, by, reason)
         if gone or halls:
-            log.info("closed %d idle waiting tables and %d idle matches", len(gone), len(halls))
-        return [r.code for r in gone] + [r.code for h in halls.values() for r in h.tables]
+            log.info("closed %d idle or abandoned tables and %d matches", len(gone), len(halls))
+        return [r.code for r in gone] + [r.code for h, _, _ in halls.values() for r in h.tables]
 
     def close_hall(self, hall: Hall, by: str, reason: str) -> None:
         """Close a hall that has not ended (its organiser's wish, or a match waited too long for players):

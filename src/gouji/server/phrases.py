@@ -4,7 +4,9 @@ its own language, or not at all when its viewer muted them.
 
 A phrase is an id from :data:`PHRASES`, never free text; a seat may say :data:`BURST` at once and one every
 :data:`EVERY` seconds after (``rate_limited`` past it, nothing sent).  Phrases are not changes of the table:
-nothing is stored, so the game record holds none (and nothing of anyone's hand)."""
+nothing is stored, so the game record holds none (and nothing of anyone's hand).  A duplicate match's table
+takes none (:attr:`.table.Room.phrases_allowed`): 000's rules forbid talking (不得交流) while the other table
+plays the same cards."""
 
 from __future__ import annotations
 
@@ -29,6 +31,10 @@ def say(room: Room, conn: Connection, msg: P.ClientMessage) -> None:
     that is not the seat's, a phrase not in the set, or a seat saying too much too fast."""
     assert msg.token is not None and msg.action is not None
     seat = room.check_token(conn, msg.token, msg.id)
+    if not room.phrases_allowed:
+        raise P.ProtocolError(
+            P.BAD_MESSAGE, "no phrases at a duplicate match's table: its rules forbid talking (不得交流)", msg.id
+        )
     if msg.action not in PHRASES:
         raise P.ProtocolError(P.BAD_MESSAGE, f"'phrase' must be one of {', '.join(PHRASES)}", msg.id)
     bucket = room.phrase_buckets.setdefault(seat, TokenBucket(1 / EVERY, BURST))

@@ -25,7 +25,7 @@ import asyncio
 import collections
 import functools
 import gzip
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -183,19 +183,19 @@ class ReplayCache:
     def __init__(self, size: int = REPLAY_CACHE_BYTES, at_once: int = REPLAYS_AT_ONCE) -> None:
         self.size = size
         self.bytes = 0
-        self._kept: collections.OrderedDict[tuple[int, int, int | None], Replay] = collections.OrderedDict()
-        self._making: dict[tuple[int, int, int | None], asyncio.Future[Replay]] = {}
+        self._kept: collections.OrderedDict[Hashable, Replay] = collections.OrderedDict()
+        self._making: dict[Hashable, asyncio.Future[Replay]] = {}
         self._slots = asyncio.Semaphore(at_once)
         self.made = 0
         """Replays worked out so far (the others were served from the cache)."""
 
-    def get(self, key: tuple[int, int, int | None]) -> Replay | None:
+    def get(self, key: Hashable) -> Replay | None:
         found = self._kept.get(key)
         if found is not None:
             self._kept.move_to_end(key)
         return found
 
-    async def make(self, key: tuple[int, int, int | None], work: Callable[[], Replay], keep: bool) -> Replay:
+    async def make(self, key: Hashable, work: Callable[[], Replay], keep: bool) -> Replay:
         """The replay of ``key``: from the cache, or the one being worked out, or worked out now by ``work``
         (on a thread) and kept when ``keep``."""
         found = self.get(key)
@@ -221,7 +221,7 @@ class ReplayCache:
         finally:
             del self._making[key]
 
-    def _keep(self, key: tuple[int, int, int | None], replay: Replay) -> None:
+    def _keep(self, key: Hashable, replay: Replay) -> None:
         size = len(replay.body) + len(replay.packed or b"")
         if size > self.size:
             return
@@ -247,7 +247,8 @@ def _replay_bytes(
     return Replay(data, gzip.compress(data, 6) if len(data) > GZIP_OVER else None)
 
 
-def _replays(request: Request) -> ReplayCache:
+def replays(request: Request) -> ReplayCache:
+    """The server's cache of replays (made at the first one asked)."""
     cache: ReplayCache | None = getattr(request.app.state, "replays", None)
     if cache is None:
         cache = request.app.state.replays = ReplayCache()
@@ -261,7 +262,7 @@ async def _deal_endpoint(request: Request) -> Response:
         table = S.query(S.DealQuery, dict(request.query_params)).table
         if not 1 <= record_id <= MAX_RECORD_ID:
             raise RequestError(404, "no such record")
-        cache = _replays(request)
+        cache = replays(request)
         key = (record_id, index, table)
         replay = cache.get(key)
         if replay is None:
@@ -277,6 +278,11 @@ async def _deal_endpoint(request: Request) -> Response:
             )
     except RequestError as e:
         return JSONResponse({"error": e.message}, status_code=e.status, headers=e.headers())
+    return send_replay(request, replay)
+
+
+def send_replay(request: Request, replay: Replay) -> Response:
+    """A replay as the answer: gzipped to a client that accepts it, when it is large."""
     if replay.packed is not None and "gzip" in request.headers.get("accept-encoding", ""):
         return Response(
             replay.packed,

@@ -20,6 +20,7 @@ Rule options are checked by :class:`~gouji.engine.rules.RuleSet`, which names th
 
 from __future__ import annotations
 
+import unicodedata
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 import msgspec
@@ -203,6 +204,11 @@ def valid_nickname(value: object, field: str = "nickname") -> str:
     if not 1 <= len(name) <= MAX_NICKNAME or not name.isprintable():
         raise RequestError(400, f"{field} must be 1-{MAX_NICKNAME} printable characters")
     return name
+
+
+def name_key(name: str) -> str:
+    """What makes two names the same person's: after Unicode NFKC and case folding ("Alice", "ＡＬＩＣＥ")."""
+    return unicodedata.normalize("NFKC", name.strip()).casefold()
 
 
 class TableSettings(Body, frozen=True, kw_only=True):

@@ -4,21 +4,29 @@ table's own players right after the deal ends.
 
 The stored record of a set in progress is not served (it holds the set's seed, from which the deals to come
 follow); this answer holds one finished deal's events and nothing of the deals to come.  Only a token that
-holds a seat at the table gets it (403 otherwise); a deal not finished yet is 404."""
+holds a seat at the table gets it (403 otherwise); a deal not finished yet is 404 — at a duplicate match's
+table, a deal the other table still plays too (its hands are in play there: :meth:`.table.Room.deals_shown`).
+
+Each request is one of the seat's reads (the read limits, 429 past them); the replay is worked out once per
+deal and state of the set, on a thread, a few at a time, and served from the replays' cache after
+(:class:`.replay_api.ReplayCache`): an 8-deck deal is ~500 KB of JSON."""
 
 from __future__ import annotations
 
-import asyncio
+import functools
+import gzip
 from typing import Any
 
+import orjson
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from . import schemas as S
 from .errors import RequestError
+from .guard import client_of
 from .limits import read_json
-from .replay_api import deal_steps
+from .replay_api import GZIP_OVER, Replay, deal_steps, replays, send_replay
 
 MAX_BODY = 1024
 
@@ -28,20 +36,34 @@ async def _token(request: Request) -> str:
     return S.body(S.SeatToken, data).token
 
 
+def _replay_bytes(out: dict[str, Any], events: list[dict[str, Any]]) -> Replay:
+    """The replay as it is sent (on a thread): the deal's steps, as JSON, gzipped when large."""
+    try:
+        steps = deal_steps(events)
+    except ValueError as e:
+        raise RequestError(422, f"the deal does not replay: {e}") from None
+    data = orjson.dumps({**out, "steps": steps}, option=orjson.OPT_NON_STR_KEYS)
+    return Replay(data, gzip.compress(data, 6) if len(data) > GZIP_OVER else None)
+
+
 async def _replay(request: Request) -> Response:
     try:
         token = await _token(request)
-        room = request.app.state.lobby.find(str(request.path_params["code"]), open_only=True)
+        lobby = request.app.state.lobby
+        room = lobby.find(str(request.path_params["code"]), open_only=True)
         if room is None:
             raise RequestError(404, "no open table with this code")
         if room.seat_of_token(token) is None:
             raise RequestError(403, "this token holds no seat at this table")
+        lobby.reader.admit(client_of(request.scope))
         index = int(request.path_params["deal"])
         match = room.match
         if not 0 <= index < len(match.deals) or not match.deals[index].is_over:
             raise RequestError(404, f"the table has no finished deal {index}")
+        if index >= room.deals_shown():
+            raise RequestError(404, f"deal {index} is still played at the match's other table: wait until it ends")
         deal = match.deals[index]
-        events = list(deal.events)  # taken here, on the table's loop; the deal is over and changes no more
+        players = room.players()
         out: dict[str, Any] = {
             "deal": index,
             "deals": sum(1 for d in match.deals if d.is_over),
@@ -51,16 +73,19 @@ async def _replay(request: Request) -> Response:
             "places": deal.result()["places"],
             "points": list(match.points[index]) if index < len(match.points) else None,
             "totals": list(match.totals),
-            "players": room.players(),
+            "players": players,
             "table": room.code,
         }
-        try:
-            out["steps"] = await asyncio.to_thread(deal_steps, events)
-        except ValueError as e:
-            raise RequestError(422, f"the deal does not replay: {e}") from None
+        # what the answer depends on: the deal (over: it changes no more), how far the set is, who sits where
+        key = ("table", room.id, index, len(match.points), orjson.dumps(players))
+        cache = replays(request)
+        replay = cache.get(key)
+        if replay is None:
+            events = list(deal.events)  # taken here, on the table's loop
+            replay = await cache.make(key, functools.partial(_replay_bytes, out, events), keep=True)
     except RequestError as e:
         return JSONResponse({"error": e.message}, status_code=e.status, headers=e.headers())
-    return JSONResponse(out)
+    return send_replay(request, replay)
 
 
 def table_replay_routes() -> list[BaseRoute]:

@@ -33,6 +33,7 @@ from .duplicate import close_match, create_match, join_team, match_view, team_co
 from .events import create_event, event_of
 from .guard import client_of
 from .lobby import Lobby
+from .replay_api import Replay, replays, send_replay
 
 Handler = Callable[[Request], Awaitable[Any]]
 
@@ -53,7 +54,8 @@ def tournament_routes(
         return out
 
     async def match_(request: Request) -> Any:
-        return await match_view(_lobby(request), request.path_params["code"], client_of(request.scope))
+        out = await match_view(_lobby(request), request.path_params["code"], client_of(request.scope), replays(request))
+        return send_replay(request, out) if isinstance(out, Replay) else out
 
     async def join_team_(request: Request) -> Any:
         code = request.path_params["code"]

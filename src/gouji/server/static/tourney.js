@@ -268,10 +268,16 @@ class Polled {
     try {
       this.data = await api(this.path);
       this.error = null;
+      if (this.settled(this.data)) clearInterval(this.timer); // nothing on it can change any more
     } catch (e) {
       this.error = e.message;
     }
     this.draw();
+  }
+
+  /** Whether what the page shows is final (it stops asking). */
+  settled() {
+    return false;
   }
 
   draw() {
@@ -302,6 +308,10 @@ export class ScorekeeperView extends Polled {
     this.records = null;
     this.codes = null;
     this.loadCodes();
+  }
+
+  settled(data) {
+    return data.status === "over";
   }
 
   /** The join codes, for the organiser only (its token from when it created the match); `rotate`: the team

@@ -59,7 +59,7 @@ export const barMethods = {
               onclick: () => { this.autoAsked = !auto; this.send({ type: "auto", on: !auto, token: this.info.token }); },
             }, auto ? t("auto_on") : t("auto_off"))
           : null,
-        mySeat !== null && this.info ? h("button.chip#phrase-btn", { type: "button", title: t("phrases"),
+        mySeat !== null && this.info && !(this.table && this.table.duplicate) ? h("button.chip#phrase-btn", { type: "button", title: t("phrases"),
           "aria-label": t("phrases"), onclick: () => { this.phrasesOpen = true; this.renderOverlay(); } }, icon("chat")) : null,
         h("button.chip#mute-btn", { type: "button", "aria-pressed": this.prefs.sound ? "false" : "true",
           "aria-label": t(this.prefs.sound ? "mute" : "unmute"), title: t(this.prefs.sound ? "mute" : "unmute"),
