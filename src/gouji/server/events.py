@@ -3,8 +3,12 @@
 An :class:`EventHall` holds a :class:`gouji.event.Event` (the schedule and the standings: the same code as
 ``gouji event`` on the command line).  Its organiser starts the matches one by one: a match between two
 teams with people in them is a duplicate match at two tables (:func:`.duplicate.create_match`), whose result
-enters the standings when it ends; a match between two teams of bots is played at once by the engine
-(:meth:`gouji.event.Event.play_fixture`) and stored like the others.
+enters the standings when it ends; a match between two teams of bots is one too, its tables playing at
+once at the server's pace (never inside the request that starts it: a 16-deal, 8-deck match is seconds of
+the engine).
+
+A client has at most :attr:`.limits.Limits.events_per_client` events open, the server as many as it holds
+tables; an event none of whose matches started closes after the waiting time (:meth:`EventHall.expired`).
 
 **Who plays for a team** (``bots``): people (none), a bot standing in for the whole team (its name), or
 seat by seat, a list of three, each a bot or a person (null).  The team's ``k``-th seat is seat ``2k`` or
