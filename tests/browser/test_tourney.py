@@ -138,6 +138,7 @@ def test_an_organiser_runs_a_four_team_event_from_the_page(new_page: Any, server
     for i, bot in enumerate(("heuristic", "random", "random", "heuristic")):
         page.select_option(f"[name=ev_bot_{i}]", bot)
     page.fill("#ev-deals", "1")
+    page.select_option("[name=ev_speed]", "0")  # (its bots' matches play at two tables, at this pace)
     page.click("#event-create")
     page.wait_for_selector(".event-view")
     code: str = page.evaluate("new URLSearchParams(location.search).get('event')")
