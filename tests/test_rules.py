@@ -118,6 +118,8 @@ DEVIATIONS: dict[tuple[str, str], tuple[Any, str]] = {
     ("heze", "no_three"): ("free", "001 菏泽: 没有钱、大花、小花，则无偿获得3"),
     ("heze", "buy_with_highest"): (True, "001 菏泽: 没大王用最大牌"),
     ("shandong", "opposite_counter_burn"): (True, "000 山东地区: 如果被对家反稍则进对家两倍的贡"),
+    ("shandong", "tribute_cards"): ("highest", "000 山东地区: 大拉贡进两颗最大的"),
+    ("zaozhuang", "gousiji"): (True, "001 枣庄 (7): 不憋三的话"),
 }
 """Options the engine sets for a preset though the rule book names them for no preset (§14 says unlisted
 options take the qingdao value).  Each is backed by the seed quoted and documented in docs/rules.md."""

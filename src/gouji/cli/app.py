@@ -8,6 +8,7 @@ from .. import __version__
 from .arena import arena
 from .backup import backup, restore
 from .beliefs import beliefs
+from .conformance import conformance
 from .event import event
 from .ladder import ladder
 from .proxy_config import proxy_config
@@ -28,6 +29,7 @@ def main() -> None:
 
 for command in (
     rules,
+    conformance,
     sim,
     arena,
     serve,

@@ -124,6 +124,7 @@ OPTION_DOCS: dict[str, tuple[str, str]] = {
     ),
     "set_length": ("Deals in a set (the first pays no tribute).", "一圈打几局（第一局不进贡）。"),
     "tribute_order": ("The order the kinds of tribute are paid in.", "几种贡的进贡顺序。"),
+    "tribute_cards": ("Which cards a tribute is paid with.", "进贡进哪些牌。"),
     "no_return": ("No 还贡: the receivers of 落贡 give nothing back.", "不还贡：吃落贡的人不用还牌。"),
     "kanggong": (
         "抗贡: four big jokers pay no tribute for the whole team; four small jokers, none for oneself.",
@@ -287,6 +288,13 @@ VALUE_DOCS: dict[str, dict[str, tuple[str, str]]] = {
             "每局进贡前问两人，两人都同意才互进",
         ),
     },
+    "tribute_cards": {
+        "money": (
+            "the payer's highest jokers and 2s; a payer with none pays nothing",
+            "进手里最大的王和 2；没有王也没有 2 就不进",
+        ),
+        "highest": ("the payer's highest cards, whatever they are", "进手里最大的牌，不论是什么牌"),
+    },
     "lao_to_teammate": {
         "none": ("no 落贡 between teammates", "同伙之间不进落贡"),
         "returnable": ("paid, and the teammate may hand it back (退贡)", "照进，同伙可以退贡"),
@@ -320,6 +328,7 @@ OPTION_SECTIONS: dict[str, str] = {
     "tribute": "12",
     "set_length": "12",
     "tribute_order": "12",
+    "tribute_cards": "12",
     "no_return": "12",
     "kanggong": "12",
     "sweep_tribute": "12",

@@ -27,6 +27,7 @@ BuyOrder = Literal["opposite_first", "teammates_second", "teammates_first"]
 MutualPointTribute = Literal["pay", "waive", "agree"]
 LaoToTeammate = Literal["none", "returnable"]
 SweepTribute = Literal["opposite", "losers_pay"]
+TributeCards = Literal["money", "highest"]
 KaidianPlays = Literal["pure", "money", "no_jokers_no_single_two", "any"]
 TributeKind = Literal["men", "shao", "dian", "luo"]
 TRIBUTE_KINDS: tuple[TributeKind, ...] = ("men", "shao", "dian", "luo")
@@ -148,6 +149,10 @@ class RuleSet:
     """Deals in a set."""
     tribute_order: tuple[TributeKind, ...] = TRIBUTE_KINDS
     """The order tribute is paid in: men (闷贡), shao (烧贡), dian (点贡), luo (落贡)."""
+    tribute_cards: TributeCards = "money"
+    """Which cards a payer gives: the highest of its jokers and 2s, and nothing if it holds none ("money", 001
+    进贡 法定贡牌: 大小王、2 … 不符合以上条件的不进贡); or its highest cards, whatever they are ("highest", 000
+    山东地区: 大拉贡进两颗最大的 … 进自己一颗最大的)."""
     no_return: bool = False
     """No 还贡: the receivers of 落贡 return nothing (章丘)."""
     kanggong: bool = False
@@ -360,7 +365,7 @@ _PRESETS: dict[str, RuleSet] = {
         sweep_tribute="losers_pay",
         huiwu=True,
     ),
-    "zaozhuang": _p("zaozhuang", "001 枣庄", decks=6, failed_burn_third="sanke", kaidian_plays="any"),
+    "zaozhuang": _p("zaozhuang", "001 枣庄", decks=6, failed_burn_third="sanke", kaidian_plays="any", gousiji=True),
     "heze": _p(
         "heze",
         "001 菏泽",
@@ -388,6 +393,7 @@ _PRESETS: dict[str, RuleSet] = {
         lao_to_teammate="returnable",
         sweep_keeps_point_tribute=True,
         tribute_order=("dian", "men", "shao", "luo"),
+        tribute_cards="highest",
         chongdian=True,
         self_open=True,
     ),

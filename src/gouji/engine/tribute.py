@@ -19,7 +19,8 @@ from .seats import SEATS
 
 @dataclass(frozen=True)
 class Payment:
-    """One tribute owed: ``payer`` gives ``receiver`` up to ``cards`` cards (their highest joker or 2)."""
+    """One tribute owed: ``payer`` gives ``receiver`` up to ``cards`` cards (their highest joker or 2, or their
+    highest cards with ``tribute_cards="highest"``)."""
 
     kind: str
     """men (闷贡), shao (烧贡), dian (点贡), luo (落贡) or sweep (串三户)."""

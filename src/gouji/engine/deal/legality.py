@@ -94,6 +94,26 @@ class Legality(Playing):
         finally:
             self.to_act, self._legal = to_act, legal
 
+    def refusal_code(self, seat: int, action: str | Action) -> str | None:
+        """The name of the rule that refuses ``seat`` the ``action`` now (a key of :data:`REFUSAL_CODES`:
+        ``"threes_last"``, ``"does_not_beat"`` …), ``"not_to_act"`` for a seat the current event does not
+        ask, ``"setup"`` for any refusal before play; None when the action is legal.  The conformance suite
+        (``docs/conformance.md``) names refusals by these codes."""
+        a = parse_action(action)
+        if seat not in self.window():
+            return "not_to_act"
+        if a in self.legal_actions_of(seat):
+            return None
+        if self.phase != PLAY:
+            return "setup"
+        to_act, legal = self.to_act, self._legal
+        self.to_act, self._legal = seat, None
+        try:
+            why = self._refusal(seat, a)
+        finally:
+            self.to_act, self._legal = to_act, legal
+        return REFUSAL_CODES.get(why or CANNOT_NOW, "cannot_now")
+
     def _compute_legal(self) -> LegalActions:
         s = self.to_act
         if s is None:
@@ -257,6 +277,24 @@ NO_YIELD = (
 SETUP_DECISION = "'{a}' is a setup decision; the deal is in play"
 RETURN_BEFORE_PLAY = "'{a}' gives back 落贡 (还贡), which is done before play; the deal is in play"
 CANNOT_NOW = "seat {s} cannot {a} now"
+
+
+REFUSAL_CODES: dict[str, str] = {
+    NOT_HELD: "not_held",
+    THREES_LAST: "threes_last",
+    FOURS_WHOLE: "fours_whole",
+    CHONGDIAN_LEAD: "chongdian_lead",
+    CANNOT_MEET: "cannot_meet",
+    DOES_NOT_BEAT: "does_not_beat",
+    BURN_OFFERED: "burn_offered",
+    NO_BURN: "no_burn",
+    MUST_LEAD: "must_lead",
+    NO_YIELD: "no_yield",
+    SETUP_DECISION: "setup_decision",
+    RETURN_BEFORE_PLAY: "return_before_play",
+    CANNOT_NOW: "cannot_now",
+}
+"""Each refusal of play by its code, the name :meth:`Legality.refusal_code` gives it."""
 
 
 def refusal_text(template: str, deal: Legality, s: int, a: Action) -> str:

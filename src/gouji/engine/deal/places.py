@@ -11,7 +11,7 @@ class Placing(OpeningThePoint):
     """The free-for-all, the deal's end and its places."""
 
     def _check_ffa(self) -> None:
-        if self.ffa or sum(self.in_play) > self.rules.luanchan_at:
+        if self.ffa or self._players_left() > self.rules.luanchan_at:
             return
         self.ffa = True
         rd = self.round
@@ -25,6 +25,18 @@ class Placing(OpeningThePoint):
         if self.chongdian is not None and self.chongdian["result"] is None:
             self._end_chongdian("ended")
         self.events.append({"type": "free_for_all"})
+
+    def _players_left(self) -> int:
+        """The players the free-for-all counts (§5.4): those in play — and a revolutionary too, until somebody
+        is placed in play (goes out, is smothered, fails a burn, is 大拉 for want of a 3).  A revolution places
+        its player only when the deal ends (四科); 001 章丘 7(8) starts 五户乱缠 when 头科 or 大落 is placed
+        ("头科产生后，其他5人是五户乱缠 … 大落产生后，其他5人是五户乱缠"), so a revolution alone starts no
+        free-for-all.  Where it starts at four, one revolution and 头科 make four left (000 四户乱缠: "如果有人
+        革命，接着打牌中产生了头科，则剩下四人为四户乱缠"), as before."""
+        left = sum(self.in_play)
+        if self.revolted and left + len(self.revolted) == SEATS:
+            return SEATS  # nobody placed yet: the revolutionaries still count
+        return left
 
     def _check_over(self) -> bool:
         """End the deal if the seats in play are all of one team (or none is left); whether it ended."""

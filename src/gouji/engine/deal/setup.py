@@ -263,7 +263,8 @@ class Setup:
             self._ask(SWAP_PHASE, self._in_order(lambda s: s in swapping))
 
     def _tribute(self) -> None:
-        """进贡: each payment in order, the payer's highest joker or 2 one card at a time; never a card
+        """进贡: each payment in order, the payer's highest joker or 2 (or highest card, ``tribute_cards``)
+        one card at a time; never a card
         received in this phase (吃了不吐); 抗贡 where the rules have it.  Then 还贡 is asked."""
         d = self.deal
         if not d.tribute:
@@ -271,6 +272,7 @@ class Setup:
         hands = d.hands
         received = [[0] * C.NUM_RANKS for _ in range(SEATS)]
         exempt: set[int] = set()
+        tribute_ranks = TRIBUTE_RANKS[d.rules.tribute_cards]
         if d.rules.kanggong:
             for s in range(SEATS):
                 if hands[s][C.BIG] >= 4:
@@ -284,7 +286,7 @@ class Setup:
             if p.payer not in exempt:
                 for _ in range(p.cards):
                     hand, got = hands[p.payer], received[p.payer]
-                    card = next((r for r in (C.BIG, C.SMALL, C.TWO) if hand[r] > got[r]), None)
+                    card = next((r for r in tribute_ranks if hand[r] > got[r]), None)
                     if card is None:
                         break
                     hand[card] -= 1
@@ -502,6 +504,13 @@ class Setup:
         if rule is not None and a is rule[0] and not rule[1](self.deal.hands[s]):
             extra = f": seat {s} " + rule[2].format(a=a)
         return f"seat {s} is deciding {_WHAT[phase]}{extra}; the choices are {options}"
+
+
+TRIBUTE_RANKS: dict[str, tuple[int, ...]] = {
+    "money": (C.BIG, C.SMALL, C.TWO),
+    "highest": tuple(range(C.NUM_RANKS - 1, -1, -1)),
+}
+"""The ranks a tribute may be paid in, highest first, for each value of ``tribute_cards``."""
 
 
 def highest_card(hand: Sequence[int]) -> int | None:
