@@ -165,6 +165,8 @@ class _App(Starlette):
     itself); a move writes six frames.  The route stays in the routing table for ``url_for``."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            self.state.guard.stamp(scope)  # (who the client is, for every per-client limit)
         if scope["type"] == "websocket":
             m = _WS_PATH.fullmatch(scope["path"])
             if m is not None:

@@ -9,7 +9,11 @@
   ``Origin`` (not a browser's, or a same-origin ``GET``) is let through: the header is a browser's promise,
   and any other client could send what it likes anyway.  The server's own origin is the one its ``Host``
   header names; behind a proxy that rewrites ``Host``, ``gouji serve --allowed-origin`` names the public one.
-- **Code guessing** (:meth:`Guard.missed`): each client (its address, as for every per-client limit) may
+- **Who a client is** (:func:`client_id`, :func:`client_of`): an IPv4 address, or an IPv6 address's network
+  of ``ipv6_prefix`` bits (a /64 by default: one home connection is given a whole /64, and every address in
+  it is its own to use); an IPv4-mapped IPv6 address is its IPv4 address.  Every per-client limit counts
+  this client.
+- **Code guessing** (:meth:`Guard.missed`): each client (as every per-client limit counts it) may
   miss — ask for a table, match, event, team or record that does not exist (a 404, or a WebSocket ``hello``
   naming no table) — ``miss_burst`` times, then ``miss_rate`` times a second; once it has no miss left,
   every lookup it makes is refused (429, ``Retry-After``) until it has one again, so an answer never tells a
@@ -19,6 +23,7 @@
 from __future__ import annotations
 
 import collections
+import ipaddress
 import math
 from collections.abc import Sequence
 from urllib.parse import urlsplit
@@ -28,7 +33,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from .limits import Limits, PerClient
+from .limits import DEFAULT_IPV6_PREFIX, Limits, PerClient
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -86,8 +91,36 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+CLIENT = "gouji.client"
+"""The scope's key of the client as the limits count it (set by :meth:`Guard.stamp` as a request comes in)."""
+
+
+def client_id(address: str, ipv6_prefix: int = DEFAULT_IPV6_PREFIX) -> str:
+    """The client an address is, as every per-client limit counts it: an IPv4 address itself; an IPv6
+    address its network of ``ipv6_prefix`` bits (``2001:db8:1:2::/64``: one home's addresses are one client),
+    or the IPv4 address an IPv4-mapped one carries; anything else (no IP address) as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        drop = 128 - ipv6_prefix
+        return str(ipaddress.IPv6Network((int(ip) >> drop << drop, ipv6_prefix)))
+    return str(ip)
+
+
 def client_of(scope: Scope) -> str:
-    """The client's address (Uvicorn put a trusted proxy's ``X-Forwarded-For`` there already)."""
+    """The client of a request or a WebSocket (:func:`client_id` of its address, which Uvicorn took from a
+    trusted proxy's ``X-Forwarded-For``), with the server's ``ipv6_prefix`` (:meth:`Guard.stamp`)."""
+    found = scope.get(CLIENT)
+    if found is None:  # (a scope that did not come in through the app's door)
+        found = scope[CLIENT] = client_id(_address(scope))
+    return str(found)
+
+
+def _address(scope: Scope) -> str:
     client = scope.get("client")
     return str(client[0]) if client else ""
 
@@ -98,6 +131,11 @@ class Guard:
     def __init__(self, limits: Limits, origins: Sequence[str] = ()) -> None:
         self.origins = allowed_origins(origins)
         self.misses = PerClient(limits.miss_rate, limits.miss_burst)
+        self.ipv6_prefix = limits.ipv6_prefix
+
+    def stamp(self, scope: Scope) -> None:
+        """Note on ``scope`` who its client is (:func:`client_of` reads it), as the request comes in."""
+        scope[CLIENT] = client_id(_address(scope), self.ipv6_prefix)
 
     # ------------------------------------------------------------------ same origin
 

@@ -26,6 +26,7 @@ LIMITS: tuple[tuple[str, type, str], ...] = (
     ("auto_burst", float, "a seat's burst of 托管 switches"),
     ("waiting_seconds", float, "idle seconds that close a table waiting for players"),
     ("over_seconds", float, "seconds a finished table stays in memory"),
+    ("ipv6_prefix", int, "bits of an IPv6 address that name one client (a home's /64)"),
 )
 """The server's limits (:class:`gouji.server.limits.Limits`, whose defaults apply), each an option
 ``--name-with-dashes`` of ``gouji serve`` and ``python -m gouji.server.serve`` (listed here, not read from the

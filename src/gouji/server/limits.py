@@ -25,8 +25,19 @@ MAX_JSON_DEPTH = 8
 """The deepest a request body's JSON may nest (the deepest request, a match's ``bots``, nests 3 levels)."""
 
 
-WHOLE_LIMITS = ("queue", "waiting_per_client", "tables_per_client", "tables_per_event", "ws_per_client", "ws_per_table")
+WHOLE_LIMITS = (
+    "queue",
+    "waiting_per_client",
+    "tables_per_client",
+    "tables_per_event",
+    "ws_per_client",
+    "ws_per_table",
+    "ipv6_prefix",
+)
 """The limits that are counts (integers); the others are rates, bursts and times."""
+
+DEFAULT_IPV6_PREFIX = 64
+"""The bits of an IPv6 address that name its client: a home connection is given a /64 (or more)."""
 
 
 @dataclass(frozen=True)
@@ -38,7 +49,10 @@ class Limits:
     (code 1008).  ``queue`` frames may wait to be sent before a connection that does not read is dropped.
     ``hello_seconds``: time to say hello.
 
-    Per client (its IP address): ``create_rate``/``create_burst``, creations (tables, matches, events, an
+    Who a client is: an IPv4 address, or an IPv6 address's first ``ipv6_prefix`` bits (a /64: one home's
+    addresses are one client; :func:`.guard.client_id`).
+
+    Per client: ``create_rate``/``create_burst``, creations (tables, matches, events, an
     event's matches) per second; ``waiting_per_client``, tables it created (by any door: its tables, its
     matches' and the matches it started in an event) that may wait for players at once, and
     ``tables_per_client`` that may be open (waiting or in play); ``seat_rate``/``seat_burst``,
@@ -81,6 +95,7 @@ class Limits:
     auto_burst: float = 4.0
     waiting_seconds: float = 900.0
     over_seconds: float = 60.0
+    ipv6_prefix: int = DEFAULT_IPV6_PREFIX
 
     def __post_init__(self) -> None:
         """Refuse limits that would break the server (a rate of NaN or below 0 lets nothing through, or
@@ -91,6 +106,8 @@ class Limits:
                 raise SettingError(name, f"must be {'an integer' if whole else 'a number'}, not {value!r}")
             if name == "over_seconds":
                 ok, need = value >= 0, "of at least 0"
+            elif name == "ipv6_prefix":
+                ok, need = 1 <= value <= 128, "from 1 to 128"
             elif whole or name.endswith("burst"):
                 ok, need = value >= 1, "of at least 1"
             else:

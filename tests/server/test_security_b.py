@@ -1,0 +1,54 @@
+"""The second security review (issue 41), items 2, 4, 11 and 12, each checked on a real server process.
+
+The servers trust 127.0.0.1 as a reverse proxy (``--trusted-proxy``), so a test speaks as many clients by
+naming them in ``X-Forwarded-For``, as a proxy would (:mod:`.test_security`'s helpers)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from .test_security import serving
+
+# ------------------------------------------------------------------------------------------ 2: IPv6 clients
+
+
+def test_an_ipv6_client_is_its_64_and_an_ipv4_mapped_address_its_ipv4(tmp_path: Path) -> None:
+    """The review's: 40 addresses of one /64 each missed a code once — 40 × 404, never a 429, so one home
+    connection (which owns a /64) went round every per-client limit.  Now the /64 is the client."""
+    with serving(tmp_path) as server:
+        home = [f"2001:db8:1:2::{i:x}" for i in range(40)]
+        statuses = [server.get(f"/api/tables/ZZZZ{i:02d}", client=a).status_code for i, a in enumerate(home)]
+        assert statuses[:30] == [404] * 30 and set(statuses[30:]) == {429}, statuses
+        # every lookup of that /64 is refused now, from any of its addresses; another /64 is another client
+        assert server.get("/api/tables/ZZZZAA", client="2001:db8:1:2:ffff:ffff:ffff:ffff").status_code == 429
+        assert server.get("/api/tables/ZZZZAB", client="2001:db8:1:3::1").status_code == 404
+        # an IPv4 address and the IPv4-mapped IPv6 address that carries it are one client
+        mapped = [server.get(f"/api/tables/ZZZY{i:02d}", client="::ffff:198.51.100.44").status_code for i in range(30)]
+        assert mapped == [404] * 30
+        assert server.get("/api/tables/ZZZYAA", client="198.51.100.44").status_code == 429
+        # tables too: the creations of one /64 share one client's caps
+        made = [
+            server.post("/api/tables", {"bots": ["random"] * 6}, client=f"2001:db8:9:9::{i + 1:x}").status_code
+            for i in range(12)
+        ]
+        assert made.count(201) == 10 and made[-1] == 429, made  # (10 tables waiting at most)
+
+
+def test_the_ipv6_prefix_is_an_option(tmp_path: Path) -> None:
+    with serving(tmp_path, "--ipv6-prefix", "56", "--miss-burst", "4", "--miss-rate", "0.01") as server:
+        # four /64s of one /56: one client
+        got = [server.get(f"/api/tables/ZZZZ{i}Z", client=f"2001:db8:0:{i:x}::1").status_code for i in range(5)]
+        assert got == [404] * 4 + [429], got
+        assert server.get("/api/tables/ZZZZZZ", client="2001:db8:0:100::1").status_code == 404  # another /56
+
+
+def test_client_id_is_one_function_for_every_limit() -> None:
+    from gouji.server.guard import client_id
+
+    assert client_id("203.0.113.5") == "203.0.113.5"
+    assert client_id("2001:db8:1:2:aaaa::5") == client_id("2001:DB8:1:2::7") == "2001:db8:1:2::/64"
+    assert client_id("::ffff:203.0.113.5") == "203.0.113.5"
+    assert client_id("fe80::1%eth0") == "fe80::/64"
+    assert client_id("2001:db8:1:2::5", 48) == "2001:db8:1::/48"
+    assert client_id("2001:db8::5", 128) == "2001:db8::5/128"
+    assert client_id("testclient") == "testclient"  # (no IP address: as it is)
