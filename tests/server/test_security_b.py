@@ -5,9 +5,10 @@ naming them in ``X-Forwarded-For``, as a proxy would (:mod:`.test_security`'s he
 
 from __future__ import annotations
 
+from contextlib import ExitStack
 from pathlib import Path
 
-from .test_security import serving
+from .test_security import _hello, _ws, serving
 
 # ------------------------------------------------------------------------------------------ 2: IPv6 clients
 
@@ -52,3 +53,28 @@ def test_client_id_is_one_function_for_every_limit() -> None:
     assert client_id("2001:db8:1:2::5", 48) == "2001:db8:1::/48"
     assert client_id("2001:db8::5", 128) == "2001:db8::5/128"
     assert client_id("testclient") == "testclient"  # (no IP address: as it is)
+
+
+# ------------------------------------------------------------------------------------------ 4: seats' room
+
+
+def test_spectators_leave_room_for_the_seats_tokens(tmp_path: Path) -> None:
+    """The review's: 32 spectator sockets from each of two addresses filled a table's 64, and seat 0's own
+    token was then refused (429) at the upgrade.  Now a table counts its connections at hello: each seat's
+    token has room for 4 always, the spectators share the other 40."""
+    with serving(tmp_path) as server, ExitStack() as stack:
+        table = server.post("/api/tables", {"bots": [None] + ["random"] * 5, "nickname": "ann"}).json()
+        code, token = table["code"], table["token"]
+        crowd = [
+            stack.enter_context(_ws(server, code, client=f"198.51.100.{who}")) for who in (70, 71) for _ in range(32)
+        ]
+        answers = [_hello(ws) for ws in crowd]
+        seat = [stack.enter_context(_ws(server, code, client="203.0.113.30")) for _ in range(5)]
+        welcomes = [_hello(ws, token) for ws in seat]
+        assert [w["type"] for w in welcomes[:4]] == ["welcome"] * 4 and all(w["seat"] == 0 for w in welcomes[:4])
+        assert [a["type"] for a in answers].count("welcome") == 40
+        refused = [a for a in answers if a["type"] == "error"]
+        assert len(refused) == 24 and all(
+            "too many spectators at this table (at most 40" in a["message"] for a in refused
+        )
+        assert "too many connections of this seat (at most 4" in welcomes[4]["message"]

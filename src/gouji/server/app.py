@@ -349,15 +349,15 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
         await deny_upgrade(ws, 429, "too many requests for things that do not exist: wait", wait)
         return
     sockets: SocketCount = ws.app.state.sockets
-    why = sockets.refuse(client, code, lim)
+    why = sockets.refuse(client, lim)
     if why is not None:
         await deny_upgrade(ws, 429, why)
         return
-    sockets.opened(client, code)
+    sockets.opened(client)
     try:
         await _play_socket(ws, raw_send, lobby, lim, guard, code, client)
     finally:
-        sockets.closed(client, code)
+        sockets.closed(client)
 
 
 async def _play_socket(
@@ -369,7 +369,8 @@ async def _play_socket(
     conn = Connection(limit=lim.queue, send=send, write_now=write_now)
     sender = asyncio.create_task(_sender(ws, conn))
     proto = getattr(raw_send, "__self__", None)
-    play = _Play(lobby, code, conn, lim, sender, proto if isinstance(proto, PlaySocket) else None)
+    sockets: SocketCount = ws.app.state.sockets
+    play = _Play(lobby, code, conn, lim, sender, proto if isinstance(proto, PlaySocket) else None, sockets)
     opened = time.monotonic()
     try:
         while not conn.dropped and not sender.done():
@@ -401,6 +402,8 @@ async def _play_socket(
         play.end_direct()
         if play.room is not None:
             play.room.detach(conn)
+        if play.counted is not None:
+            sockets.left(code, play.counted[0])
         conn.end()  # after the frames it was sent (a last error), once their change is stored
         try:
             await asyncio.wait_for(sender, 5)
@@ -420,8 +423,12 @@ class _Play:
         lim: Limits,
         sender: asyncio.Task[None],
         proto: PlaySocket | None,
+        sockets: SocketCount,
     ) -> None:
         self.lobby, self.code, self.conn, self.sender, self.proto = lobby, code, conn, sender, proto
+        self.lim, self.sockets = lim, sockets
+        self.counted: tuple[int | None] | None = None
+        """The seat (None: a spectator) the connection is counted as at the table, once its hello is."""
         self.rate = TokenBucket(lim.rate, lim.burst)
         self.bad = TokenBucket(lim.bad_rate, lim.bad_burst)
         self.stopped = False
@@ -435,15 +442,27 @@ class _Play:
         return P.parse_client(raw)
 
     def handle(self, msg: P.ClientMessage) -> None:
-        self.room = _handle(self.lobby, self.code, self.conn, msg, self.room)
+        self.room = _handle(self.lobby, self.code, self.conn, msg, self.room, self.admit)
         if msg.type == "act":
             self.rate.refund()  # accepted actions are bounded by the game itself
+
+    def admit(self, seat: int | None, ref: str | None) -> None:
+        """Count a ``hello`` as ``seat`` (None: a spectator) at the table, or refuse it: the connection is
+        closed (:class:`_NoRoom`)."""
+        why = self.sockets.refuse_hello(self.code, seat, self.lim)
+        if why is not None:
+            raise _NoRoom(P.RATE_LIMITED, why, ref)
+        self.counted = (seat,)
 
     def refused(self, e: P.ProtocolError) -> bool:
         """Answer a refused message; False once the connection has sent too many (it is being closed)."""
         conn = self.conn
         state = self.room.state if self.room is not None else None
         conn.send(P.error_frame(e.code, e.message, state, e.ref))
+        if isinstance(e, _NoRoom):
+            conn.close_code = 1008
+            conn.end()
+            return False
         if self.bad.take():
             return True
         conn.send(P.error_frame(P.RATE_LIMITED, "too many refused messages: closing", state))
@@ -498,8 +517,20 @@ async def _no_room(lobby: Lobby, code: str, ref: str | None) -> P.ProtocolError:
     return P.ProtocolError(P.NO_TABLE, f"no open table {code[:MAX_CODE_CHARS]!r}", ref)
 
 
-def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage, room: Room | None) -> Room:
-    """Handle one message of a connection to ``room`` (None before its hello); the connection's table."""
+class _NoRoom(P.ProtocolError):
+    """A ``hello`` the table has no room for (:meth:`SocketCount.refuse_hello`): the connection closes."""
+
+
+def _handle(
+    lobby: Lobby,
+    code: str,
+    conn: Connection,
+    msg: P.ClientMessage,
+    room: Room | None,
+    admit: Callable[[int | None, str | None], None] = lambda seat, ref: None,
+) -> Room:
+    """Handle one message of a connection to ``room`` (None before its hello); the connection's table.
+    ``admit`` counts a hello's connection at the table as its seat or a spectator, or refuses it."""
     if msg.type == "hello":
         if conn.ready:
             raise P.ProtocolError(P.HELLO_FIRST, "hello was already accepted on this connection", msg.id)
@@ -511,6 +542,7 @@ def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage, roo
             seat = room.seat_of_token(msg.token)
             if seat is None:
                 raise P.ProtocolError(P.UNAUTHORIZED, "this token holds no seat at this table", msg.id)
+        admit(seat, msg.id)
         room.attach(conn, seat, token_hash(msg.token) if seat is not None and msg.token else None)
         return room
     if room is None:

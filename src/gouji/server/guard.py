@@ -26,6 +26,7 @@ import collections
 import ipaddress
 import math
 from collections.abc import Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -233,27 +234,45 @@ async def deny_upgrade(ws: WebSocket, status: int, message: str, retry_after: fl
 
 
 class SocketCount:
-    """The WebSocket connections open per client address and per table (by the code in its path): only those
-    open are kept, so both maps are bounded by the connections."""
+    """The WebSocket connections open, counted per client (from the upgrade) and per table (from ``hello``:
+    only then is a connection a seat's or a spectator's).  A table's room is shared: each seat may have
+    ``ws_per_seat`` connections of its token's, always — the spectators share the rest of ``ws_per_table``, so
+    however many watch, the players find room.  Only what is open is kept: the maps are bounded by the
+    connections."""
 
     def __init__(self) -> None:
         self.by_client: collections.Counter[str] = collections.Counter()
-        self.by_table: collections.Counter[str] = collections.Counter()
+        self.by_table: collections.Counter[tuple[str, int | None]] = collections.Counter()
+        """(join code, seat) → the connections of that seat's token; (join code, None) → its spectators."""
 
-    def refuse(self, client: str, code: str, lim: Limits) -> str | None:
-        """Why one more connection is refused (None: it is not)."""
+    def refuse(self, client: str, lim: Limits) -> str | None:
+        """Why one more connection from ``client`` is refused at the upgrade (None: it is not)."""
         if self.by_client[client] >= lim.ws_per_client:
             return f"too many connections from your address (at most {lim.ws_per_client} at once)"
-        if self.by_table[code] >= lim.ws_per_table:
-            return f"too many connections to this table (at most {lim.ws_per_table} at once)"
         return None
 
-    def opened(self, client: str, code: str) -> None:
+    def opened(self, client: str) -> None:
         self.by_client[client] += 1
-        self.by_table[code] += 1
 
-    def closed(self, client: str, code: str) -> None:
-        for counter, key in ((self.by_client, client), (self.by_table, code)):
-            counter[key] -= 1
-            if counter[key] <= 0:
-                del counter[key]
+    def closed(self, client: str) -> None:
+        _less(self.by_client, client)
+
+    def refuse_hello(self, code: str, seat: int | None, lim: Limits) -> str | None:
+        """Why a connection's ``hello`` to table ``code`` as ``seat`` (None: a spectator) is refused (None: it
+        is not; then it is counted until :meth:`left`)."""
+        if seat is not None and self.by_table[code, seat] >= lim.ws_per_seat:
+            return f"too many connections of this seat (at most {lim.ws_per_seat} at once): close one"
+        if seat is None and self.by_table[code, None] >= lim.spectators_per_table:
+            return f"too many spectators at this table (at most {lim.spectators_per_table} at once)"
+        self.by_table[code, seat] += 1
+        return None
+
+    def left(self, code: str, seat: int | None) -> None:
+        """A connection counted by :meth:`refuse_hello` closed."""
+        _less(self.by_table, (code, seat))
+
+
+def _less(counter: collections.Counter[Any], key: Any) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]

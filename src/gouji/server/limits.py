@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 from starlette.requests import Request
 
+from ..engine.seats import SEATS
 from .errors import RequestError, SettingError
 
 MAX_BODY_BYTES = 16 * 1024
@@ -32,6 +33,7 @@ WHOLE_LIMITS = (
     "tables_per_event",
     "ws_per_client",
     "ws_per_table",
+    "ws_per_seat",
     "ipv6_prefix",
 )
 """The limits that are counts (integers); the others are rates, bursts and times."""
@@ -64,7 +66,8 @@ class Limits:
     event's or team's code, a record's id) per second — past them every lookup is refused for a while
     (:mod:`.guard`); ``ws_per_client``, WebSocket connections open at once.
 
-    Per table: ``ws_per_table``, WebSocket connections open at once.
+    Per table: ``ws_per_table``, WebSocket connections open at once, of which each seat's token may always
+    have ``ws_per_seat``: spectators share the rest (:attr:`spectators_per_table`).
 
     Per event: ``tables_per_event``, tables of its matches open at once.
 
@@ -89,6 +92,7 @@ class Limits:
     miss_burst: float = 30.0
     ws_per_client: int = 32
     ws_per_table: int = 64
+    ws_per_seat: int = 4
     seat_rate: float = 0.5
     seat_burst: float = 10.0
     auto_rate: float = 0.5
@@ -116,6 +120,17 @@ class Limits:
                 raise SettingError(
                     name, f"must be {'an integer' if whole else 'a finite number'} {need}, not {value!r}"
                 )
+        if self.spectators_per_table < 1:
+            seats = SEATS * self.ws_per_seat
+            raise SettingError(
+                "ws_per_table",
+                f"must be above {seats} (the seats' room: {SEATS} × ws_per_seat), not {self.ws_per_table!r}",
+            )
+
+    @property
+    def spectators_per_table(self) -> int:
+        """The spectators' share of a table's connections: what the seats' room leaves of ``ws_per_table``."""
+        return self.ws_per_table - SEATS * self.ws_per_seat
 
 
 class TokenBucket:
