@@ -8,7 +8,7 @@ from __future__ import annotations
 from contextlib import ExitStack
 from pathlib import Path
 
-from .test_security import _hello, _ws, serving
+from .test_security import Served, _hello, _ws, serving
 
 # ------------------------------------------------------------------------------------------ 2: IPv6 clients
 
@@ -78,3 +78,63 @@ def test_spectators_leave_room_for_the_seats_tokens(tmp_path: Path) -> None:
             "too many spectators at this table (at most 40" in a["message"] for a in refused
         )
         assert "too many connections of this seat (at most 4" in welcomes[4]["message"]
+
+
+# ------------------------------------------------------------------------------------------ 11: file modes
+
+
+def _modes(*paths: Path) -> dict[str, str]:
+    return {p.name: oct(p.stat().st_mode & 0o777) for p in paths}
+
+
+def test_the_databases_backups_and_restores_are_readable_by_their_owner_only(tmp_path: Path) -> None:
+    """The review's: the live and restored SQLite files (and their -wal and -shm) were 0644 under the usual
+    umask — every open set's seed and the teams' join codes, readable by every user of the machine."""
+    import os
+
+    umask = os.umask(0o022)  # (the usual one, which made them 0644)
+    try:
+        _check_modes(tmp_path)
+    finally:
+        os.umask(umask)
+
+
+def _check_modes(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from gouji.server.backup import backup, restore
+
+    with serving(tmp_path) as server:
+        server.post("/api/tables", {"bots": [None] + ["random"] * 5})
+        live = Path(server.db.removeprefix("sqlite:///"))
+        files = [live, live.with_name(live.name + "-wal"), live.with_name(live.name + "-shm")]
+        assert _modes(*files) == dict.fromkeys((p.name for p in files), "0o600")
+        saved = backup(server.db, tmp_path / "saved.backup").path
+        assert _modes(saved) == {"saved.backup": "0o600"}
+        # a file made world-readable before (by an older server) is made private at the next start
+        os.chmod(live, 0o644)
+        server.restart()
+        assert _modes(live) == {live.name: "0o600"}
+    restored = tmp_path / "restored.db"
+    restore(saved, f"sqlite:///{restored}")
+    assert _modes(restored) == {"restored.db": "0o600"}
+    # and through the command, with a server started on the restored file
+    after = Served(tmp_path, [])
+    again = Path(after.db.removeprefix("sqlite:///"))
+    run = subprocess.run(
+        [sys.executable, "-c", "from gouji.cli import main; main()", "restore", str(saved), "--database-url", after.db],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert run.returncode == 0, run.stderr
+    assert _modes(again) == {again.name: "0o600"}
+    after.start()
+    try:
+        after.post("/api/tables", {"bots": [None] + ["random"] * 5})
+        files = [again, again.with_name(again.name + "-wal"), again.with_name(again.name + "-shm")]
+        assert _modes(*files) == dict.fromkeys((p.name for p in files), "0o600")
+    finally:
+        after.stop()
