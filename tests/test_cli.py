@@ -226,7 +226,7 @@ def test_simulate_reports_progress() -> None:
     assert seen == [1, 2, 3]
 
 
-QUIET = {"trusted_proxy": (), "allowed_origin": (), "writer": None}
+QUIET = {"trusted_proxy": (), "allowed_origin": (), "writer": None, "secret_file": None}
 
 
 def test_serve_sets_every_limit_of_the_server(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -8,6 +8,8 @@ from __future__ import annotations
 from contextlib import ExitStack
 from pathlib import Path
 
+import pytest
+
 from .test_security import Served, _hello, _ws, serving
 
 # ------------------------------------------------------------------------------------------ 2: IPv6 clients
@@ -16,7 +18,7 @@ from .test_security import Served, _hello, _ws, serving
 def test_an_ipv6_client_is_its_64_and_an_ipv4_mapped_address_its_ipv4(tmp_path: Path) -> None:
     """The review's: 40 addresses of one /64 each missed a code once — 40 × 404, never a 429, so one home
     connection (which owns a /64) went round every per-client limit.  Now the /64 is the client."""
-    with serving(tmp_path) as server:
+    with serving(tmp_path, "--miss-rate", "0.001") as server:  # (30 misses in a burst, none back meanwhile)
         home = [f"2001:db8:1:2::{i:x}" for i in range(40)]
         statuses = [server.get(f"/api/tables/ZZZZ{i:02d}", client=a).status_code for i, a in enumerate(home)]
         assert statuses[:30] == [404] * 30 and set(statuses[30:]) == {429}, statuses
@@ -138,3 +140,65 @@ def _check_modes(tmp_path: Path) -> None:
         assert _modes(*files) == dict.fromkeys((p.name for p in files), "0o600")
     finally:
         after.stop()
+
+
+# ------------------------------------------------------------------------------------------ 12: the creator
+
+
+def _creators(db: str) -> list[str]:
+    import sqlite3
+
+    with sqlite3.connect(db.removeprefix("sqlite:///")) as c:
+        return [str(r[0]) for r in c.execute("SELECT creator FROM tables ORDER BY id")]
+
+
+def _hmac(secret: bytes, client: str) -> str:
+    import hashlib
+    import hmac
+
+    return hmac.new(secret, client.encode(), hashlib.sha256).hexdigest()[:32]
+
+
+def test_the_stored_creator_is_keyed_with_a_secret_kept_outside_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The review's: ``tables.creator`` was blake2b(address) with no key, so trying every IPv4 address (minutes)
+    told from a backup who created what.  Now it is an HMAC keyed with a secret in a file of its own (made on
+    first start, 0600), the same across a restart, or the file given."""
+    import hashlib
+    import subprocess
+    import sys
+
+    who = "198.51.100.80"
+    with serving(tmp_path, "--waiting-per-client", "2") as server:
+        assert server.post("/api/tables", {}, client=who).status_code == 201
+        [first] = _creators(server.db)
+        assert first != hashlib.blake2b(who.encode(), digest_size=12, person=b"gouji-client").hexdigest()
+        secret_file = Path(server.db.removeprefix("sqlite:///")).with_suffix(".secret")
+        assert _modes(secret_file) == {secret_file.name: "0o600"}
+        assert first == _hmac(secret_file.read_bytes().strip(), who)
+        server.restart()
+        assert server.post("/api/tables", {}, client=who).status_code == 201
+        assert _creators(server.db) == [first, first]  # the same key: the client's tables are still its own
+        r = server.post("/api/tables", {}, client=who)
+        assert r.status_code == 429 and "2 tables waiting" in r.json()["error"], r.text
+    # a secret given: by the option, or the environment (as every shard on one PostgreSQL is given one)
+    given = tmp_path / "given.secret"
+    given.write_text("correct horse battery staple\n")
+    with serving(tmp_path, "--secret-file", str(given)) as server:
+        server.post("/api/tables", {}, client=who)
+        assert _creators(server.db) == [_hmac(b"correct horse battery staple", who)]
+    monkeypatch.setenv("GOUJI_SECRET_FILE", str(given))
+    with serving(tmp_path) as server:
+        server.post("/api/tables", {}, client=who)
+        assert _creators(server.db) == [_hmac(b"correct horse battery staple", who)]
+    short = tmp_path / "short.secret"
+    short.write_text("1234")
+    serve = [sys.executable, "-m", "gouji.server.serve", "--database-url", f"sqlite:///{tmp_path / 'x.db'}"]
+    run = subprocess.run(
+        [*serve, "--secret-file", str(short)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert run.returncode == 2 and f"the server's secret file {short} holds 4 bytes" in run.stderr, run.stderr

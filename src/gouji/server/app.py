@@ -35,6 +35,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -60,6 +61,7 @@ from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECOR
 from .lobby import Lobby
 from .phrases import say
 from .play_socket import PlaySocket
+from .private import load_secret, secret_path
 from .replay_api import STATIC_DIR, replay_routes
 from .settings import ServerSettings
 from .storage import open_store
@@ -80,6 +82,7 @@ def create_app(
     *,
     writer: str = "thread",
     allowed_origins: Sequence[str] = (),
+    secret_file: str | Path | None = None,
     **overrides: Any,
 ) -> Starlette:
     """The server's ASGI app on ``database_url`` (SQLite or ``postgresql+psycopg://…``), with ``settings``
@@ -92,6 +95,9 @@ def create_app(
     ``allowed_origins``: origins besides the server's own (its ``Host``) whose pages may send it requests
     that change something and open its WebSockets (:mod:`.guard`).
 
+    ``secret_file``: the file of the server's secret (:func:`.private.secret_path`: by default beside an
+    SQLite database, or ``gouji.secret`` in the working directory), read, or made, at startup unless
+    ``settings`` carry a secret.
     """
     settings = (settings or ServerSettings()).replace(**overrides)  # (checked: SettingError)
     lim = settings.limits
@@ -108,7 +114,10 @@ def create_app(
         except BaseException:
             store.close()
             raise
-        lobby = Lobby(writer, settings)
+        secret = settings.secret
+        if secret is None:
+            secret = await asyncio.to_thread(load_secret, secret_path(database_url, secret_file))
+        lobby = Lobby(writer, settings.replace(secret=secret))
         restored = await lobby.restore(restore_halls)
         if restored:
             log.info("restored %d open tables", restored)
