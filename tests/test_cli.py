@@ -226,7 +226,7 @@ def test_simulate_reports_progress() -> None:
     assert seen == [1, 2, 3]
 
 
-QUIET = {"trusted_proxy": (), "allowed_origin": (), "writer": None}
+QUIET = {"trusted_proxy": (), "allowed_origin": (), "writer": None, "secret_file": None}
 
 
 def test_serve_sets_every_limit_of_the_server(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -337,6 +337,7 @@ def test_the_module_server_sets_every_limit_too(monkeypatch: pytest.MonkeyPatch)
     calls: list[dict[str, Any]] = []
     monkeypatch.setattr(serve_module, "run", lambda *a, **kw: calls.append(kw))
     values = {name: (7 if kind is int else 2.5) for name, kind, _ in LIMITS}
+    values["ws_per_table"] = 50  # (above the seats' room, 6 × ws_per_seat)
     serve_module.main([x for name, v in values.items() for x in ("--" + name.replace("_", "-"), str(v))])
     assert calls[-1]["settings"] == ServerSettings(limits=Limits(**values))
     serve_module.main([])

@@ -184,8 +184,9 @@ class Server:
 
 
 @pytest.fixture
-def make_server(db_url: str, seeds: Callable[[], int]) -> Iterator[Callable[..., Any]]:
-    """``with make_server(**create_app_kwargs) as server:`` — the app on this test's database."""
+def make_server(db_url: str, seeds: Callable[[], int], tmp_path: Path) -> Iterator[Callable[..., Any]]:
+    """``with make_server(**create_app_kwargs) as server:`` — the app on this test's database (its secret in
+    the test's directory, whatever the database)."""
 
     @contextmanager
     def make(**kw: Any) -> Iterator[Server]:
@@ -193,6 +194,7 @@ def make_server(db_url: str, seeds: Callable[[], int]) -> Iterator[Callable[...,
         kw.setdefault("bot_delay", 0.0)
         kw.setdefault("limits", ROOMY)
         kw.setdefault("seeds", seeds)
+        kw.setdefault("secret_file", tmp_path / "gouji.secret")
         with TestClient(create_app(db_url, **kw)) as client:
             yield Server(client)
 

@@ -71,8 +71,10 @@ class ServerProcess:
             "1000",
             *self.extra,
         ]
+        # (the secret beside the log, not in the working directory, on PostgreSQL too; shards share it)
+        env = {**os.environ, "GOUJI_SECRET_FILE": str(self.log.parent / "gouji.secret")}
         with self.log.open("ab") as out:
-            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT)
+            self.proc = subprocess.Popen(cmd, stdout=out, stderr=subprocess.STDOUT, env=env)
         wait_serving(self.proc, f"http://127.0.0.1:{self.port}", self.log)
 
     def writer_pid(self) -> int | None:

@@ -69,6 +69,50 @@ def test_proxy_config_refuses_bad_input_naming_it() -> None:
         nginx_config(["http://a:1"], "0.0.0.0:443", certificate=Path("a;b"), certificate_key=Path("k"))
 
 
+@pytest.mark.parametrize(
+    ("args", "bad"),
+    [
+        # the review's: an IPv6 zone id (which Python's ipaddress takes with any text after the %) landed verbatim
+        (["--shards", "http://[fe80::1%x;}evil]:8000"], "'fe80::1%x;}evil'"),
+        (["--shards", "http://10.0.0.2:8000,http://[fe80::1%eth0]:8000"], "'fe80::1%eth0'"),
+        (["--shards", "http://[fe80::1%25eth0]:8000"], "'fe80::1%25eth0'"),
+        (["--shards", "http://[::1]:8000", "--listen", "[fe80::1%eth0]:443"], "'fe80::1%eth0' in --listen"),
+        (["--shards", "http://[::1]:8000", "--listen", "[::1%x{}]:443"], "'::1%x{}' in --listen"),
+    ],
+)
+def test_proxy_config_refuses_zone_ids_and_what_would_end_a_directive(args: list[str], bad: str) -> None:
+    run = CliRunner().invoke(main, ["proxy-config", *args])
+    assert run.exit_code == 2 and bad in run.output and "no zone id (%)" in run.output, run.output
+    assert "server " not in run.output  # (nothing printed but the refusal)
+
+
+def test_proxy_config_passes_the_host_the_browser_sent_with_its_port() -> None:
+    """The review's: ``Host $host`` drops the port, so behind the output on a port other than 80 or 443 the
+    page's own POSTs (and WebSockets) were refused by the server's Origin check; ``$http_host`` keeps it."""
+    conf = nginx_config(["http://127.0.0.1:8001"], "127.0.0.1:8080")
+    assert "proxy_set_header Host $http_host;" in conf and "Host $host;" not in conf
+
+
+def test_a_page_behind_proxy_config_on_another_port_may_post_and_open_websockets(tmp_path: Path) -> None:
+    """A real server behind a real nginx with ``gouji proxy-config``'s output on a port of its own: the page's
+    POST, sent with the page's origin (``http://127.0.0.1:PORT``), creates a table, and its WebSocket opens."""
+    from websockets.sync.client import connect
+
+    from .test_security import serving
+
+    with serving(tmp_path) as server:
+        port = free_port()
+        origin = f"http://127.0.0.1:{port}"
+        conf = nginx_config([server.base], f"127.0.0.1:{port}")
+        with running_nginx(tmp_path / "nginx", conf, port), httpx.Client(base_url=origin, timeout=30) as web:
+            made = web.post("/api/tables", json={"bots": [None] + ["random"] * 5}, headers={"Origin": origin})
+            assert made.status_code == 201, made.text
+            ws_url = f"ws://127.0.0.1:{port}/ws/tables/{made.json()['code']}"
+            with connect(ws_url, origin=origin, open_timeout=10) as ws:  # type: ignore[arg-type]
+                ws.send('{"type": "hello", "v": 1}')
+                assert '"welcome"' in ws.recv(timeout=10)
+
+
 def test_the_printed_configuration_passes_nginx_t(tmp_path: Path) -> None:
     """Plain and with TLS (a self-signed certificate), for one and for several shards on other hosts."""
     from .tls import self_signed

@@ -5,6 +5,7 @@ clients by naming them in ``X-Forwarded-For``, as a proxy would."""
 
 from __future__ import annotations
 
+import json
 import socket
 import subprocess
 import sys
@@ -328,33 +329,42 @@ def test_an_allowed_origin_names_the_public_site_behind_a_proxy(tmp_path: Path) 
 # ------------------------------------------------------------------------------------------ 7: connections
 
 
+def _hello(ws: Any, token: str | None = None) -> dict[str, Any]:
+    """Say hello on ``ws``; the first frame answered."""
+    ws.send(json.dumps({"type": "hello", "v": 1, "token": token}))
+    frame: dict[str, Any] = json.loads(ws.recv(timeout=10))
+    return frame
+
+
 def test_websocket_connections_are_capped_per_client_and_per_table(tmp_path: Path) -> None:
-    with serving(tmp_path, "--ws-per-client", "4", "--ws-per-table", "6") as server, ExitStack() as stack:
+    """Per client from the upgrade; per table from the hello, when a connection is a seat's or a spectator's
+    (issue 41: the seats' room is kept, the spectators share the rest — here 8 − 6 × 1 = 2)."""
+    caps = ("--ws-per-client", "4", "--ws-per-table", "8", "--ws-per-seat", "1")
+    with serving(tmp_path, *caps) as server, ExitStack() as stack:
         code = server.post("/api/tables", {"bots": [None] + ["random"] * 5}).json()["code"]
-        ann = [stack.enter_context(_ws(server, code, client="198.51.100.1")) for _ in range(4)]
+        for _ in range(4):
+            stack.enter_context(_ws(server, code, client="198.51.100.1"))
         status, body = _refused(server, code, client="198.51.100.1")
         assert status == 429 and "too many connections from your address (at most 4" in body
-        for _ in range(2):
-            stack.enter_context(_ws(server, code, client="198.51.100.2"))
-        status, body = _refused(server, code, client="198.51.100.3")
-        assert status == 429 and "too many connections to this table (at most 6" in body
+        watchers = [stack.enter_context(_ws(server, code, client="198.51.100.2")) for _ in range(2)]
+        assert [_hello(ws)["type"] for ws in watchers] == ["welcome"] * 2
+        with _ws(server, code, client="198.51.100.3") as ws:
+            refused = _hello(ws)
+            assert (
+                refused["code"] == "rate_limited"
+                and "too many spectators at this table (at most 2" in refused["message"]
+            )
         other = server.post("/api/tables", {"bots": [None] + ["random"] * 5}).json()["code"]
         with _ws(server, other, client="198.51.100.3") as ws:  # another table is not this one
-            ws.send('{"type": "hello", "v": 1}')
-            assert '"welcome"' in ws.recv(timeout=10)
-        ann.pop().close()
+            assert _hello(ws)["type"] == "welcome"
+        watchers.pop().close()
         deadline = time.monotonic() + 10
         while True:  # the closed one is counted out once the server has seen it close
-            try:
-                with _ws(server, code, client="198.51.100.3") as ws:
-                    ws.send('{"type": "hello", "v": 1}')
-                    assert '"welcome"' in ws.recv(timeout=10)
-                break
-            except AssertionError:
-                raise
-            except Exception:
-                assert time.monotonic() < deadline
-                time.sleep(0.1)
+            with _ws(server, code, client="198.51.100.3") as ws:
+                if _hello(ws)["type"] == "welcome":
+                    break
+            assert time.monotonic() < deadline
+            time.sleep(0.1)
 
 
 # ------------------------------------------------------------------------------------------ 9: guessing codes

@@ -89,6 +89,16 @@ def _limit_options(f: Any) -> Any:
     "its own and restores only its own tables.",
 )
 @click.option(
+    "--secret-file",
+    envvar="GOUJI_SECRET_FILE",
+    metavar="PATH",
+    default=None,
+    help="The server's secret, which keys the stored pseudonyms of who created each table; made there (0600) "
+    "if missing.  Game servers sharing one PostgreSQL database are given the same file.  "
+    "[env: GOUJI_SECRET_FILE; default: beside an SQLite database (gouji.db → gouji.secret), else gouji.secret "
+    "in the working directory]",
+)
+@click.option(
     "--max-tables", type=click.IntRange(1), default=2000, show_default=True, help="Tables held in memory at most."
 )
 @click.option(
@@ -112,6 +122,7 @@ def serve(
     allowed_origin: tuple[str, ...],
     writer: str | None,
     shard: str,
+    secret_file: str | None,
     max_tables: int,
     log_level: str,
     no_access_log: bool,
@@ -125,6 +136,7 @@ def serve(
     from ..server.errors import SettingError
     from ..server.guard import allowed_origins
     from ..server.limits import Limits
+    from ..server.private import SecretError
     from ..server.serve import run, trusted_proxies
     from ..server.settings import ServerSettings
     from ..server.shards import Shard, ShardError
@@ -167,6 +179,7 @@ def serve(
             writer=writer,
             log_level=log_level,
             access_log=not no_access_log,
+            secret_file=secret_file,
         )
-    except StorageError as e:
+    except (StorageError, SecretError) as e:
         raise click.ClickException(str(e)) from None

@@ -35,6 +35,7 @@ import logging
 import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 import orjson
@@ -60,6 +61,7 @@ from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECOR
 from .lobby import Lobby
 from .phrases import say
 from .play_socket import PlaySocket
+from .private import load_secret, secret_path
 from .replay_api import STATIC_DIR, replay_routes
 from .settings import ServerSettings
 from .storage import open_store
@@ -80,6 +82,7 @@ def create_app(
     *,
     writer: str = "thread",
     allowed_origins: Sequence[str] = (),
+    secret_file: str | Path | None = None,
     **overrides: Any,
 ) -> Starlette:
     """The server's ASGI app on ``database_url`` (SQLite or ``postgresql+psycopg://…``), with ``settings``
@@ -92,6 +95,9 @@ def create_app(
     ``allowed_origins``: origins besides the server's own (its ``Host``) whose pages may send it requests
     that change something and open its WebSockets (:mod:`.guard`).
 
+    ``secret_file``: the file of the server's secret (:func:`.private.secret_path`: by default beside an
+    SQLite database, or ``gouji.secret`` in the working directory), read, or made, at startup unless
+    ``settings`` carry a secret.
     """
     settings = (settings or ServerSettings()).replace(**overrides)  # (checked: SettingError)
     lim = settings.limits
@@ -108,7 +114,10 @@ def create_app(
         except BaseException:
             store.close()
             raise
-        lobby = Lobby(writer, settings)
+        secret = settings.secret
+        if secret is None:
+            secret = await asyncio.to_thread(load_secret, secret_path(database_url, secret_file))
+        lobby = Lobby(writer, settings.replace(secret=secret))
         restored = await lobby.restore(restore_halls)
         if restored:
             log.info("restored %d open tables", restored)
@@ -165,6 +174,8 @@ class _App(Starlette):
     itself); a move writes six frames.  The route stays in the routing table for ``url_for``."""
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] in ("http", "websocket"):
+            self.state.guard.stamp(scope)  # (who the client is, for every per-client limit)
         if scope["type"] == "websocket":
             m = _WS_PATH.fullmatch(scope["path"])
             if m is not None:
@@ -349,15 +360,15 @@ async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
         await deny_upgrade(ws, 429, "too many requests for things that do not exist: wait", wait)
         return
     sockets: SocketCount = ws.app.state.sockets
-    why = sockets.refuse(client, code, lim)
+    why = sockets.refuse(client, lim)
     if why is not None:
         await deny_upgrade(ws, 429, why)
         return
-    sockets.opened(client, code)
+    sockets.opened(client)
     try:
         await _play_socket(ws, raw_send, lobby, lim, guard, code, client)
     finally:
-        sockets.closed(client, code)
+        sockets.closed(client)
 
 
 async def _play_socket(
@@ -369,7 +380,8 @@ async def _play_socket(
     conn = Connection(limit=lim.queue, send=send, write_now=write_now)
     sender = asyncio.create_task(_sender(ws, conn))
     proto = getattr(raw_send, "__self__", None)
-    play = _Play(lobby, code, conn, lim, sender, proto if isinstance(proto, PlaySocket) else None)
+    sockets: SocketCount = ws.app.state.sockets
+    play = _Play(lobby, code, conn, lim, sender, proto if isinstance(proto, PlaySocket) else None, sockets)
     opened = time.monotonic()
     try:
         while not conn.dropped and not sender.done():
@@ -401,6 +413,8 @@ async def _play_socket(
         play.end_direct()
         if play.room is not None:
             play.room.detach(conn)
+        if play.counted is not None:
+            sockets.left(code, play.counted[0])
         conn.end()  # after the frames it was sent (a last error), once their change is stored
         try:
             await asyncio.wait_for(sender, 5)
@@ -420,8 +434,12 @@ class _Play:
         lim: Limits,
         sender: asyncio.Task[None],
         proto: PlaySocket | None,
+        sockets: SocketCount,
     ) -> None:
         self.lobby, self.code, self.conn, self.sender, self.proto = lobby, code, conn, sender, proto
+        self.lim, self.sockets = lim, sockets
+        self.counted: tuple[int | None] | None = None
+        """The seat (None: a spectator) the connection is counted as at the table, once its hello is."""
         self.rate = TokenBucket(lim.rate, lim.burst)
         self.bad = TokenBucket(lim.bad_rate, lim.bad_burst)
         self.stopped = False
@@ -435,15 +453,27 @@ class _Play:
         return P.parse_client(raw)
 
     def handle(self, msg: P.ClientMessage) -> None:
-        self.room = _handle(self.lobby, self.code, self.conn, msg, self.room)
+        self.room = _handle(self.lobby, self.code, self.conn, msg, self.room, self.admit)
         if msg.type == "act":
             self.rate.refund()  # accepted actions are bounded by the game itself
+
+    def admit(self, seat: int | None, ref: str | None) -> None:
+        """Count a ``hello`` as ``seat`` (None: a spectator) at the table, or refuse it: the connection is
+        closed (:class:`_NoRoom`)."""
+        why = self.sockets.refuse_hello(self.code, seat, self.lim)
+        if why is not None:
+            raise _NoRoom(P.RATE_LIMITED, why, ref)
+        self.counted = (seat,)
 
     def refused(self, e: P.ProtocolError) -> bool:
         """Answer a refused message; False once the connection has sent too many (it is being closed)."""
         conn = self.conn
         state = self.room.state if self.room is not None else None
         conn.send(P.error_frame(e.code, e.message, state, e.ref))
+        if isinstance(e, _NoRoom):
+            conn.close_code = 1008
+            conn.end()
+            return False
         if self.bad.take():
             return True
         conn.send(P.error_frame(P.RATE_LIMITED, "too many refused messages: closing", state))
@@ -498,8 +528,20 @@ async def _no_room(lobby: Lobby, code: str, ref: str | None) -> P.ProtocolError:
     return P.ProtocolError(P.NO_TABLE, f"no open table {code[:MAX_CODE_CHARS]!r}", ref)
 
 
-def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage, room: Room | None) -> Room:
-    """Handle one message of a connection to ``room`` (None before its hello); the connection's table."""
+class _NoRoom(P.ProtocolError):
+    """A ``hello`` the table has no room for (:meth:`SocketCount.refuse_hello`): the connection closes."""
+
+
+def _handle(
+    lobby: Lobby,
+    code: str,
+    conn: Connection,
+    msg: P.ClientMessage,
+    room: Room | None,
+    admit: Callable[[int | None, str | None], None] = lambda seat, ref: None,
+) -> Room:
+    """Handle one message of a connection to ``room`` (None before its hello); the connection's table.
+    ``admit`` counts a hello's connection at the table as its seat or a spectator, or refuses it."""
     if msg.type == "hello":
         if conn.ready:
             raise P.ProtocolError(P.HELLO_FIRST, "hello was already accepted on this connection", msg.id)
@@ -511,6 +553,7 @@ def _handle(lobby: Lobby, code: str, conn: Connection, msg: P.ClientMessage, roo
             seat = room.seat_of_token(msg.token)
             if seat is None:
                 raise P.ProtocolError(P.UNAUTHORIZED, "this token holds no seat at this table", msg.id)
+        admit(seat, msg.id)
         room.attach(conn, seat, token_hash(msg.token) if seat is not None and msg.token else None)
         return room
     if room is None:

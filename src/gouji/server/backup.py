@@ -7,7 +7,7 @@ on storing moves.
   inside one read transaction; in WAL mode (the server's) a reader never blocks the writer, so play goes on.
   The copy is an ordinary SQLite file (its journal mode set back to ``DELETE``), written beside the target
   and renamed over it once complete and checked (``PRAGMA quick_check``).  Either kind of backup file is
-  readable by its owner only.
+  readable by its owner only, and so is a restored SQLite file (:mod:`.private`).
 - **PostgreSQL**: ``pg_dump --format=custom``, which reads the whole database in one snapshot (a repeatable
   read transaction) without locking out any write.  The password, if the URL has one, goes to it in
   ``PGPASSWORD``, never on its command line.
@@ -36,6 +36,7 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
+from .private import owner_only_database
 from .storage import StorageError, describe_url, make_engine, normalize_url, open_store
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
@@ -287,6 +288,7 @@ def _restore_sqlite(path: Path, target: Path, shown: str) -> None:
             raise BackupError(f"{path} fails SQLite's check: {check}")
         if not target.parent.is_dir():
             raise BackupError(f"{target.parent} is no directory: cannot create {target}")
+        owner_only_database(target)  # (readable by its owner only, as the live database is)
         with contextlib.closing(_sqlite_connect(target)) as dst:
             existing = _sqlite_tables(dst, target, "is not an SQLite database")
             if existing:

@@ -284,7 +284,7 @@ async def create_event(lobby: Lobby, data: Any, client: str = "") -> dict[str, A
     limited in how fast it creates, as for tables)."""
     st = lobby.settings
     info = parse_event_request(data, st.turn_seconds, st.bot_delay, st.ready_seconds, st.seeds())
-    key = client_key(client)
+    key = client_key(client, lobby.settings.secret)
     events = lobby.halls.all(EventHall)
     mine = sum(1 for e in events if e.creator == key)
     if mine >= lobby.limits.events_per_client:

@@ -9,7 +9,11 @@
   ``Origin`` (not a browser's, or a same-origin ``GET``) is let through: the header is a browser's promise,
   and any other client could send what it likes anyway.  The server's own origin is the one its ``Host``
   header names; behind a proxy that rewrites ``Host``, ``gouji serve --allowed-origin`` names the public one.
-- **Code guessing** (:meth:`Guard.missed`): each client (its address, as for every per-client limit) may
+- **Who a client is** (:func:`client_id`, :func:`client_of`): an IPv4 address, or an IPv6 address's network
+  of ``ipv6_prefix`` bits (a /64 by default: one home connection is given a whole /64, and every address in
+  it is its own to use); an IPv4-mapped IPv6 address is its IPv4 address.  Every per-client limit counts
+  this client.
+- **Code guessing** (:meth:`Guard.missed`): each client (as every per-client limit counts it) may
   miss — ask for a table, match, event, team or record that does not exist (a 404, or a WebSocket ``hello``
   naming no table) — ``miss_burst`` times, then ``miss_rate`` times a second; once it has no miss left,
   every lookup it makes is refused (429, ``Retry-After``) until it has one again, so an answer never tells a
@@ -19,8 +23,10 @@
 from __future__ import annotations
 
 import collections
+import ipaddress
 import math
 from collections.abc import Sequence
+from typing import Any
 from urllib.parse import urlsplit
 
 import orjson
@@ -28,7 +34,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from .limits import Limits, PerClient
+from .limits import DEFAULT_IPV6_PREFIX, Limits, PerClient
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
@@ -86,8 +92,36 @@ def _header(scope: Scope, name: bytes) -> str | None:
     return None
 
 
+CLIENT = "gouji.client"
+"""The scope's key of the client as the limits count it (set by :meth:`Guard.stamp` as a request comes in)."""
+
+
+def client_id(address: str, ipv6_prefix: int = DEFAULT_IPV6_PREFIX) -> str:
+    """The client an address is, as every per-client limit counts it: an IPv4 address itself; an IPv6
+    address its network of ``ipv6_prefix`` bits (``2001:db8:1:2::/64``: one home's addresses are one client),
+    or the IPv4 address an IPv4-mapped one carries; anything else (no IP address) as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        drop = 128 - ipv6_prefix
+        return str(ipaddress.IPv6Network((int(ip) >> drop << drop, ipv6_prefix)))
+    return str(ip)
+
+
 def client_of(scope: Scope) -> str:
-    """The client's address (Uvicorn put a trusted proxy's ``X-Forwarded-For`` there already)."""
+    """The client of a request or a WebSocket (:func:`client_id` of its address, which Uvicorn took from a
+    trusted proxy's ``X-Forwarded-For``), with the server's ``ipv6_prefix`` (:meth:`Guard.stamp`)."""
+    found = scope.get(CLIENT)
+    if found is None:  # (a scope that did not come in through the app's door)
+        found = scope[CLIENT] = client_id(_address(scope))
+    return str(found)
+
+
+def _address(scope: Scope) -> str:
     client = scope.get("client")
     return str(client[0]) if client else ""
 
@@ -98,6 +132,11 @@ class Guard:
     def __init__(self, limits: Limits, origins: Sequence[str] = ()) -> None:
         self.origins = allowed_origins(origins)
         self.misses = PerClient(limits.miss_rate, limits.miss_burst)
+        self.ipv6_prefix = limits.ipv6_prefix
+
+    def stamp(self, scope: Scope) -> None:
+        """Note on ``scope`` who its client is (:func:`client_of` reads it), as the request comes in."""
+        scope[CLIENT] = client_id(_address(scope), self.ipv6_prefix)
 
     # ------------------------------------------------------------------ same origin
 
@@ -195,27 +234,45 @@ async def deny_upgrade(ws: WebSocket, status: int, message: str, retry_after: fl
 
 
 class SocketCount:
-    """The WebSocket connections open per client address and per table (by the code in its path): only those
-    open are kept, so both maps are bounded by the connections."""
+    """The WebSocket connections open, counted per client (from the upgrade) and per table (from ``hello``:
+    only then is a connection a seat's or a spectator's).  A table's room is shared: each seat may have
+    ``ws_per_seat`` connections of its token's, always — the spectators share the rest of ``ws_per_table``, so
+    however many watch, the players find room.  Only what is open is kept: the maps are bounded by the
+    connections."""
 
     def __init__(self) -> None:
         self.by_client: collections.Counter[str] = collections.Counter()
-        self.by_table: collections.Counter[str] = collections.Counter()
+        self.by_table: collections.Counter[tuple[str, int | None]] = collections.Counter()
+        """(join code, seat) → the connections of that seat's token; (join code, None) → its spectators."""
 
-    def refuse(self, client: str, code: str, lim: Limits) -> str | None:
-        """Why one more connection is refused (None: it is not)."""
+    def refuse(self, client: str, lim: Limits) -> str | None:
+        """Why one more connection from ``client`` is refused at the upgrade (None: it is not)."""
         if self.by_client[client] >= lim.ws_per_client:
             return f"too many connections from your address (at most {lim.ws_per_client} at once)"
-        if self.by_table[code] >= lim.ws_per_table:
-            return f"too many connections to this table (at most {lim.ws_per_table} at once)"
         return None
 
-    def opened(self, client: str, code: str) -> None:
+    def opened(self, client: str) -> None:
         self.by_client[client] += 1
-        self.by_table[code] += 1
 
-    def closed(self, client: str, code: str) -> None:
-        for counter, key in ((self.by_client, client), (self.by_table, code)):
-            counter[key] -= 1
-            if counter[key] <= 0:
-                del counter[key]
+    def closed(self, client: str) -> None:
+        _less(self.by_client, client)
+
+    def refuse_hello(self, code: str, seat: int | None, lim: Limits) -> str | None:
+        """Why a connection's ``hello`` to table ``code`` as ``seat`` (None: a spectator) is refused (None: it
+        is not; then it is counted until :meth:`left`)."""
+        if seat is not None and self.by_table[code, seat] >= lim.ws_per_seat:
+            return f"too many connections of this seat (at most {lim.ws_per_seat} at once): close one"
+        if seat is None and self.by_table[code, None] >= lim.spectators_per_table:
+            return f"too many spectators at this table (at most {lim.spectators_per_table} at once)"
+        self.by_table[code, seat] += 1
+        return None
+
+    def left(self, code: str, seat: int | None) -> None:
+        """A connection counted by :meth:`refuse_hello` closed."""
+        _less(self.by_table, (code, seat))
+
+
+def _less(counter: collections.Counter[Any], key: Any) -> None:
+    counter[key] -= 1
+    if counter[key] <= 0:
+        del counter[key]

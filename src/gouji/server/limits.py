@@ -12,6 +12,7 @@ from typing import Any
 import orjson
 from starlette.requests import Request
 
+from ..engine.seats import SEATS
 from .errors import RequestError, SettingError
 
 MAX_BODY_BYTES = 16 * 1024
@@ -33,8 +34,13 @@ WHOLE_LIMITS = (
     "events_per_client",
     "ws_per_client",
     "ws_per_table",
+    "ws_per_seat",
+    "ipv6_prefix",
 )
 """The limits that are counts (integers); the others are rates, bursts and times."""
+
+DEFAULT_IPV6_PREFIX = 64
+"""The bits of an IPv6 address that name its client: a home connection is given a /64 (or more)."""
 
 
 @dataclass(frozen=True)
@@ -46,7 +52,10 @@ class Limits:
     (code 1008).  ``queue`` frames may wait to be sent before a connection that does not read is dropped.
     ``hello_seconds``: time to say hello.
 
-    Per client (its IP address): ``create_rate``/``create_burst``, creations (tables, matches, events, an
+    Who a client is: an IPv4 address, or an IPv6 address's first ``ipv6_prefix`` bits (a /64: one home's
+    addresses are one client; :func:`.guard.client_id`).
+
+    Per client: ``create_rate``/``create_burst``, creations (tables, matches, events, an
     event's matches) per second; ``waiting_per_client``, tables it created (by any door: its tables, its
     matches' and the matches it started in an event) that may wait for players at once, and
     ``tables_per_client`` that may be open (waiting or in play); ``seat_rate``/``seat_burst``,
@@ -58,7 +67,8 @@ class Limits:
     event's or team's code, a record's id) per second — past them every lookup is refused for a while
     (:mod:`.guard`); ``ws_per_client``, WebSocket connections open at once.
 
-    Per table: ``ws_per_table``, WebSocket connections open at once.
+    Per table: ``ws_per_table``, WebSocket connections open at once, of which each seat's token may always
+    have ``ws_per_seat``: spectators share the rest (:attr:`spectators_per_table`).
 
     Per event: ``tables_per_event``, tables of its matches open at once; per client, ``events_per_client`` events
     open at once (an event none of whose matches started closes after ``waiting_seconds``).
@@ -85,12 +95,14 @@ class Limits:
     miss_burst: float = 30.0
     ws_per_client: int = 32
     ws_per_table: int = 64
+    ws_per_seat: int = 4
     seat_rate: float = 0.5
     seat_burst: float = 10.0
     auto_rate: float = 0.5
     auto_burst: float = 4.0
     waiting_seconds: float = 900.0
     over_seconds: float = 60.0
+    ipv6_prefix: int = DEFAULT_IPV6_PREFIX
 
     def __post_init__(self) -> None:
         """Refuse limits that would break the server (a rate of NaN or below 0 lets nothing through, or
@@ -101,6 +113,8 @@ class Limits:
                 raise SettingError(name, f"must be {'an integer' if whole else 'a number'}, not {value!r}")
             if name == "over_seconds":
                 ok, need = value >= 0, "of at least 0"
+            elif name == "ipv6_prefix":
+                ok, need = 1 <= value <= 128, "from 1 to 128"
             elif whole or name.endswith("burst"):
                 ok, need = value >= 1, "of at least 1"
             else:
@@ -109,6 +123,17 @@ class Limits:
                 raise SettingError(
                     name, f"must be {'an integer' if whole else 'a finite number'} {need}, not {value!r}"
                 )
+        if self.spectators_per_table < 1:
+            seats = SEATS * self.ws_per_seat
+            raise SettingError(
+                "ws_per_table",
+                f"must be above {seats} (the seats' room: {SEATS} × ws_per_seat), not {self.ws_per_table!r}",
+            )
+
+    @property
+    def spectators_per_table(self) -> int:
+        """The spectators' share of a table's connections: what the seats' room leaves of ``ws_per_table``."""
+        return self.ws_per_table - SEATS * self.ws_per_seat
 
 
 class TokenBucket:

@@ -28,6 +28,7 @@ from .durability import StoreWriter
 from .errors import RequestError
 from .halls import Hall, Halls, is_hall_row
 from .limits import PerClient
+from .private import PROCESS_SECRET
 from .reads import Reader
 from .settings import ServerSettings
 from .storage import RecordOp, StatusOp, StoredTable
@@ -36,10 +37,13 @@ from .table import Room, new_token
 log = logging.getLogger("gouji.server")
 
 
-def client_key(client: str) -> str:
+def client_key(client: str, secret: bytes | None = None) -> str:
     """Who created a table, as the lobby counts it and stores it with the table (so its caps hold after a
-    restart): a pseudonym of the client's address — a keyed hash, never shown, that no table's data carries."""
-    return hashlib.blake2b(client.encode("utf-8", "replace"), digest_size=12, person=b"gouji-client").hexdigest()
+    restart): a pseudonym of the client (:func:`.guard.client_of`), never shown, that no table's data carries —
+    an HMAC keyed with the server's secret, kept outside the database (:mod:`.private`), so a copy of the
+    database does not tell who created what (without ``secret``, this process's own key)."""
+    key = PROCESS_SECRET if secret is None else secret
+    return hmac.new(key, client.encode("utf-8", "replace"), hashlib.sha256).hexdigest()[:32]
 
 
 NOBODY_CAME = "nobody came: the table waited too long for players"
@@ -253,7 +257,7 @@ class Lobby:
         (an event, a match of bots played at once): refused (429) when the client has too many tables waiting
         or open, the event too many open, or the client creates too fast; (503) when the server holds as many
         tables as it can.  Returns the client's :func:`client_key`."""
-        key = client_key(client)
+        key = client_key(client, self.settings.secret)
         lim = self.limits
         waiting, open_ = self.open_tables(key) if tables else (0, 0)
         if tables and waiting + tables > lim.waiting_per_client:

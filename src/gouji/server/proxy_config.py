@@ -41,6 +41,23 @@ class Upstream:
 
 
 _HOST = re.compile(r"^[A-Za-z0-9.-]{1,253}$")
+_UNSAFE = re.compile(r"[%{};\s\\\"']")
+"""What no host in nginx's configuration may hold: an IPv6 zone id (``%eth0``: Python's ``ipaddress`` takes any
+text after it), whitespace, braces, semicolons, quotes — each would end or add a directive."""
+
+
+def _check_host(host: str, where: str) -> None:
+    """A ProxyConfigError naming ``where`` unless ``host`` is an IP address (no zone id) or a host name."""
+    if _UNSAFE.search(host):
+        raise ProxyConfigError(
+            f"{host!r} in {where} is not an address or host name nginx can take: no zone id (%), whitespace, "
+            "braces, semicolons or quotes"
+        )
+    try:
+        ipaddress.ip_address(host)
+    except ValueError:
+        if not _HOST.match(host):
+            raise ProxyConfigError(f"{host!r} in {where} is not a host name") from None
 
 
 def parse_shard_url(url: str) -> Upstream:
@@ -55,11 +72,7 @@ def parse_shard_url(url: str) -> Upstream:
         raise ProxyConfigError(
             f"a shard is an http URL with a host and a port, such as http://10.0.0.2:8000, not {url!r}"
         )
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        if not _HOST.match(host):
-            raise ProxyConfigError(f"{host!r} in {url!r} is not a host name") from None
+    _check_host(host, repr(url))
     return Upstream(host, port)
 
 
@@ -69,11 +82,7 @@ def parse_listen(text: str) -> Upstream:
     host = host.strip("[]")
     if not colon or not port.isdigit() or not 0 < int(port) < 65536 or not host:
         raise ProxyConfigError(f"--listen is HOST:PORT such as 0.0.0.0:443, not {text!r}")
-    try:
-        ipaddress.ip_address(host)
-    except ValueError:
-        if not _HOST.match(host):
-            raise ProxyConfigError(f"{host!r} in --listen {text!r} is not an address") from None
+    _check_host(host, f"--listen {text!r}")
     return Upstream(host, int(port))
 
 
@@ -139,7 +148,7 @@ def nginx_config(
         "    location / {",
         "        proxy_pass http://$gouji_upstream;",
         "        proxy_http_version 1.1;",
-        "        proxy_set_header Host $host;",
+        "        proxy_set_header Host $http_host;",
         "        proxy_set_header Upgrade $http_upgrade;",
         "        proxy_set_header Connection $gouji_connection;",
         "        proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;",

@@ -6,6 +6,7 @@ import argparse
 import gc
 import ipaddress
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -19,6 +20,7 @@ from .guard import allowed_origins
 from .limit_options import LIMITS
 from .limits import Limits
 from .play_socket import PlaySocket
+from .private import SECRET_ENV, SecretError, load_secret, secret_path
 from .settings import ServerSettings
 from .shards import Shard, ShardError
 from .storage import StorageError, normalize_url, open_store
@@ -106,18 +108,21 @@ def run(
     trusted_proxy: Sequence[str] = (),
     writer: str | None = None,
     allowed_origin: Sequence[str] = (),
+    secret_file: str | None = None,
 ) -> None:
     """Serve until interrupted, with ``settings`` (:class:`~.settings.ServerSettings`).  ``trusted_proxy``:
     the reverse proxies (addresses or networks) whose ``X-Forwarded-For`` names the client, for the
     per-client limits (:func:`proxy_options`).  ``writer``: where the database's transactions run
-    (:func:`~gouji.server.app.create_app`); by default :data:`DEFAULT_WRITER`."""
+    (:func:`~gouji.server.app.create_app`); by default :data:`DEFAULT_WRITER`.  ``secret_file``: the
+    server's secret (:mod:`.private`; a :class:`~.private.SecretError` if it cannot be made or read)."""
     logging.basicConfig(level=getattr(logging, log_level.upper(), logging.INFO))
-    check_shard(database_url, (settings or ServerSettings()).shard)
+    settings = settings or ServerSettings()
+    check_shard(database_url, settings.shard)
     proxies = trusted_proxies(trusted_proxy)
     open_store(database_url).close()  # a clear StorageError now rather than a traceback from the app's startup
-    app = create_app(
-        database_url, settings or ServerSettings(), writer=writer or DEFAULT_WRITER, allowed_origins=allowed_origin
-    )
+    if settings.secret is None:
+        settings = settings.replace(secret=load_secret(secret_path(database_url, secret_file)))
+    app = create_app(database_url, settings, writer=writer or DEFAULT_WRITER, allowed_origins=allowed_origin)
     tune_interpreter()
     uvicorn.run(
         app,
@@ -176,6 +181,13 @@ def main(argv: list[str] | None = None) -> None:
         "--writer", choices=WRITERS, default=DEFAULT_WRITER, help="where the database's transactions run"
     )
     parser.add_argument(
+        "--secret-file",
+        default=os.environ.get(SECRET_ENV) or None,
+        metavar="PATH",
+        help=f"the server's secret, made there if missing (${SECRET_ENV}; default: beside an SQLite database, "
+        "else gouji.secret here)",
+    )
+    parser.add_argument(
         "--shard", default="1/1", help="game server I of N on one PostgreSQL (I/N); its codes and tables only"
     )
     parser.add_argument("--log-level", default="info")
@@ -218,8 +230,9 @@ def main(argv: list[str] | None = None) -> None:
             trusted_proxy=args.trusted_proxy,
             writer=args.writer,
             allowed_origin=args.allowed_origin,
+            secret_file=args.secret_file,
         )
-    except StorageError as e:
+    except (StorageError, SecretError) as e:
         parser.exit(2, f"{parser.prog}: {e}\n")
 
 

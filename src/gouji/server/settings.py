@@ -25,7 +25,10 @@ class ServerSettings:
     default (:func:`.config.new_seed`); a test passes fixed ones to play the same deals each run.
     ``limits``: what a client may do how fast (:class:`.limits.Limits`); ``max_tables``: the tables held in
     memory at most.  ``shard``: which of several game servers on one PostgreSQL this is (``--shard I/N``):
-    it makes only codes of its own and restores only its own tables."""
+    it makes only codes of its own and restores only its own tables.  ``secret``: the key of the pseudonyms
+    of who created each table (:func:`.lobby.client_key`), kept outside the database (:mod:`.private`); None
+    until the app reads it at startup (:func:`.app.create_app`), and for a lobby built without one, a key of
+    this process's own."""
 
     turn_seconds: float | None = 30.0
     bot_delay: float = 0.4
@@ -35,6 +38,7 @@ class ServerSettings:
     limits: Limits = field(default_factory=Limits)
     max_tables: int = 2000
     shard: Shard = field(default_factory=Shard)
+    secret: bytes | None = field(default=None, repr=False)
 
     def __post_init__(self) -> None:
         # (else every table left to these defaults would be refused)

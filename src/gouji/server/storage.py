@@ -46,6 +46,8 @@ from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, NoSuchModuleError, OperationalError
 from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
 
+from .private import owner_only_sqlite
+
 
 def _now() -> dt.datetime:
     return dt.datetime.now(dt.UTC)
@@ -67,8 +69,7 @@ class TableRow(Base):
     status: Mapped[str] = mapped_column(String(16), index=True)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
     creator: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    """Who created it: a pseudonym of the client's address (:func:`gouji.server.lobby.client_key`), for the
-    per-client caps on open tables after a restart; never shown."""
+    """Who created it: an HMAC of the client (:func:`.lobby.client_key`), for its caps after a restart."""
 
 
 EVENTS_PER_INSERT = 100
@@ -231,9 +232,7 @@ def open_store(url: str) -> Store:
 
 def _aware(at: dt.datetime | None) -> dt.datetime | None:
     """A stored time in UTC (SQLite gives it back without its zone)."""
-    if at is None or at.tzinfo is not None:
-        return at
-    return at.replace(tzinfo=dt.UTC)
+    return at if at is None or at.tzinfo is not None else at.replace(tzinfo=dt.UTC)
 
 
 def normalize_url(url: str) -> str:
@@ -259,11 +258,12 @@ def dumps_json(value: Any) -> str:
 
 
 def make_engine(url: str) -> Engine:
-    """An engine for ``url``.  SQLite gets WAL journaling, :data:`SQLITE_SYNCHRONOUS` and a busy timeout;
-    PostgreSQL gets ``synchronous_commit = on`` whatever the server's default, so every commit is durable
-    (flushed to the server's disk) before it returns.  JSON columns go through orjson both ways."""
+    """An engine for ``url``.  SQLite gets WAL, :data:`SQLITE_SYNCHRONOUS`, a busy timeout and files only their
+    owner reads (:func:`.private.owner_only_sqlite`); PostgreSQL gets ``synchronous_commit = on`` whatever the
+    server's default, so every commit is durable before it returns.  JSON columns go through orjson both ways."""
     url = normalize_url(url)
     json_args: dict[str, Any] = {"json_serializer": dumps_json, "json_deserializer": orjson.loads}
+    owner_only_sqlite(url)
     if url.startswith("sqlite"):
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **json_args)
 
