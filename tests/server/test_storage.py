@@ -28,7 +28,7 @@ def at_revision(store: Store, revision: str) -> Iterator[Connection]:
     from alembic.config import Config
 
     cfg = Config()
-    cfg.set_main_option("script_location", str(Path(gouji.server.storage.__file__).parent / "migrations"))
+    cfg.set_main_option("script_location", str(Path(gouji.server.storage.__file__).parent.parent / "migrations"))
     with store.engine.begin() as conn:
         cfg.attributes["connection"] = conn
         command.upgrade(cfg, revision)
@@ -253,7 +253,7 @@ def test_groups_of_events_in_a_row_are_written_on_the_connection_of_the_group_be
 def test_a_group_after_a_long_pause_takes_a_checked_connection(db_url: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """A kept connection idle for longer than ``KEEP_WRITING_CONNECTION`` (a database or a proxy may have
     closed it) goes back to the pool, and the group takes one the pool checks."""
-    monkeypatch.setattr(gouji.server.storage, "KEEP_WRITING_CONNECTION", 0.0)
+    monkeypatch.setattr(gouji.server.storage.store, "KEEP_WRITING_CONNECTION", 0.0)
     store = Store(db_url)
     try:
         _, seen = _table_with_groups(store, 3)

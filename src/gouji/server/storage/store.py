@@ -1,4 +1,4 @@
-"""Storage: the SQLAlchemy 2 models and a repository, on SQLite or PostgreSQL alike.
+"""Storage: a repository over the models (:mod:`.models`), on SQLite or PostgreSQL alike.
 
 What is stored, all append-only but for a table's status:
 
@@ -23,54 +23,16 @@ import datetime as dt
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, NamedTuple
 
 import orjson
-from sqlalchemy import (
-    JSON,
-    Boolean,
-    DateTime,
-    ForeignKey,
-    Integer,
-    String,
-    UniqueConstraint,
-    create_engine,
-    event,
-    func,
-    select,
-    text,
-    update,
-)
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy import func, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import ArgumentError, DBAPIError, InterfaceError, NoSuchModuleError, OperationalError
-from sqlalchemy.orm import DeclarativeBase, Mapped, Session, mapped_column, sessionmaker
+from sqlalchemy.orm import Session, sessionmaker
 
-from .private import owner_only_sqlite
-
-
-def _now() -> dt.datetime:
-    return dt.datetime.now(dt.UTC)
-
-
-class Base(DeclarativeBase):
-    """The declarative base of the server's models."""
-
-
-class TableRow(Base):
-    """A table: its join code, configuration and status."""
-
-    __tablename__ = "tables"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
-    config: Mapped[dict[str, Any]] = mapped_column(JSON)
-    owner_hash: Mapped[str] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(16), index=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
-    creator: Mapped[str | None] = mapped_column(String(32), nullable=True)
-    """Who created it: an HMAC of the client (:func:`.lobby.client_key`), for its caps after a restart."""
-
+from .engine import StorageError, describe_url, dumps_json, make_engine, migrate, normalize_url
+from .models import EventRow, RecordPlayerRow, RecordRow, RecordSummaryRow, TableRow, _now
 
 EVENTS_PER_INSERT = 100
 """Rows per multi-row insert of events (6 parameters a row: well inside SQLite's oldest limit of 999)."""
@@ -78,63 +40,6 @@ EVENTS_PER_INSERT = 100
 KEEP_WRITING_CONNECTION = 10.0
 """Seconds a group of events alone goes on being written on the driver connection of the group before it
 (:meth:`Store._write_events`); a group after a longer pause takes one from the pool, which checks it first."""
-
-
-class EventRow(Base):
-    """One change of a table, numbered by the state number it produced."""
-
-    __tablename__ = "table_events"
-    __table_args__ = (UniqueConstraint("table_id", "state", name="uq_table_events_state"),)
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))  # (found through uq_table_events_state)
-    state: Mapped[int] = mapped_column(Integer)
-    kind: Mapped[str] = mapped_column(String(16))
-    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    data: Mapped[dict[str, Any]] = mapped_column(JSON)
-    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
-
-
-class RecordRow(Base):
-    """A finished deal or set, as its record document."""
-
-    __tablename__ = "records"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
-    kind: Mapped[str] = mapped_column(String(8))
-    deal_index: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    players: Mapped[list[Any]] = mapped_column(JSON)
-    body: Mapped[dict[str, Any]] = mapped_column(JSON)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
-
-
-class RecordSummaryRow(Base):
-    """What a list of games shows of a record, in a narrow table of its own (migration 0004): a list reads
-    these rows and never a record's body — which SQLite stores in the record's row, where reading any column
-    after it walks the body's pages (a list of 40 large records took 110 ms for its totals)."""
-
-    __tablename__ = "record_summaries"
-
-    record_id: Mapped[int] = mapped_column(ForeignKey("records.id"), primary_key=True)
-    table_id: Mapped[int] = mapped_column(Integer, index=True)
-    kind: Mapped[str] = mapped_column(String(8))
-    deal_index: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    players: Mapped[list[Any]] = mapped_column(JSON)
-    totals: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
-    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
-
-
-class RecordPlayerRow(Base):
-    """A nickname at a seat of a stored record."""
-
-    __tablename__ = "record_players"
-
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    record_id: Mapped[int] = mapped_column(ForeignKey("records.id"), index=True)
-    nickname: Mapped[str] = mapped_column(String(32), index=True)
-    seat: Mapped[int] = mapped_column(Integer)
-    bot: Mapped[bool] = mapped_column(Boolean, default=False)
 
 
 @dataclass
@@ -190,18 +95,6 @@ Op = EventOp | RecordOp | StatusOp
 """One write of a group commit (:meth:`Store.write_batch`)."""
 
 
-class StorageError(RuntimeError):
-    """The database cannot be used: the message says which (its password left out) and why."""
-
-
-def describe_url(url: str) -> str:
-    """A database URL as it may be shown: without its password."""
-    try:
-        return make_url(normalize_url(url)).render_as_string(hide_password=True)
-    except ArgumentError:
-        return repr(url)
-
-
 def open_store(url: str) -> Store:
     """A :class:`Store` on ``url`` with its schema up to date; :class:`StorageError` if the URL is not a
     database URL, its driver is missing, or the database cannot be reached or migrated."""
@@ -233,79 +126,6 @@ def open_store(url: str) -> Store:
 def _aware(at: dt.datetime | None) -> dt.datetime | None:
     """A stored time in UTC (SQLite gives it back without its zone)."""
     return at if at is None or at.tzinfo is not None else at.replace(tzinfo=dt.UTC)
-
-
-def normalize_url(url: str) -> str:
-    """``postgresql://`` and ``postgres://`` URLs use psycopg 3; everything else is left as given."""
-    for prefix in ("postgresql://", "postgres://"):
-        if url.startswith(prefix):
-            return "postgresql+psycopg://" + url[len(prefix) :]
-    return url
-
-
-SQLITE_SYNCHRONOUS = "FULL"
-"""SQLite's ``synchronous`` setting: ``FULL`` syncs the write-ahead log to the disk at every commit, so a
-committed change survives a power cut as well as a killed process.  (``NORMAL`` syncs the log only at
-checkpoints: a commit survives a killed process but not a power cut, and the server's promise — a change is
-sent only once it is durably stored — would not hold.)"""
-
-
-def dumps_json(value: Any) -> str:
-    """JSON columns' text: compact, UTF-8, keys that are not strings written as strings (as ``json.dumps``
-    writes them) — encoded by orjson, in C, on the writer (which, on a thread of the server, shares the
-    interpreter with the game)."""
-    return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS).decode("utf-8")
-
-
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``.  SQLite gets WAL, :data:`SQLITE_SYNCHRONOUS`, a busy timeout and files only their
-    owner reads (:func:`.private.owner_only_sqlite`); PostgreSQL gets ``synchronous_commit = on`` whatever the
-    server's default, so every commit is durable before it returns.  JSON columns go through orjson both ways."""
-    url = normalize_url(url)
-    json_args: dict[str, Any] = {"json_serializer": dumps_json, "json_deserializer": orjson.loads}
-    owner_only_sqlite(url)
-    if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **json_args)
-
-        @event.listens_for(engine, "connect")
-        def _pragmas(dbapi_conn: Any, _record: Any) -> None:
-            cur = dbapi_conn.cursor()
-            cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute(f"PRAGMA synchronous={SQLITE_SYNCHRONOUS}")
-            cur.execute("PRAGMA foreign_keys=ON")
-            cur.close()
-
-        return engine
-    engine = create_engine(url, pool_pre_ping=True, **json_args)
-    if engine.dialect.name == "postgresql":
-
-        @event.listens_for(engine, "connect")
-        def _durable(dbapi_conn: Any, _record: Any) -> None:
-            cur = dbapi_conn.cursor()
-            cur.execute("SET synchronous_commit TO on")
-            cur.close()
-            dbapi_conn.commit()
-
-    return engine
-
-
-MIGRATION_LOCK = 0x60D7_1000
-"""PostgreSQL's advisory lock key that serialises migrations of game servers sharing a database."""
-
-
-def migrate(engine: Engine) -> None:
-    """Bring the database's schema up to date with the Alembic migrations shipped in the package."""
-    from alembic import command
-    from alembic.config import Config
-
-    cfg = Config()
-    cfg.set_main_option("script_location", str(Path(__file__).parent / "migrations"))
-    with engine.begin() as conn:
-        if conn.dialect.name == "postgresql":
-            # shards starting together on one database: one migrates, the others wait and find it done
-            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
-        cfg.attributes["connection"] = conn
-        command.upgrade(cfg, "head")
 
 
 class Store:

@@ -1,0 +1,90 @@
+"""The server's tables as SQLAlchemy 2 models (the schema itself is made by the Alembic migrations in
+``server/migrations``)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+
+
+def _now() -> dt.datetime:
+    return dt.datetime.now(dt.UTC)
+
+
+class Base(DeclarativeBase):
+    """The declarative base of the server's models."""
+
+
+class TableRow(Base):
+    """A table: its join code, configuration and status."""
+
+    __tablename__ = "tables"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    code: Mapped[str] = mapped_column(String(16), unique=True, index=True)
+    config: Mapped[dict[str, Any]] = mapped_column(JSON)
+    owner_hash: Mapped[str] = mapped_column(String(64))
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    creator: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    """Who created it: an HMAC of the client (:func:`.lobby.client_key`), for its caps after a restart."""
+
+
+class EventRow(Base):
+    """One change of a table, numbered by the state number it produced."""
+
+    __tablename__ = "table_events"
+    __table_args__ = (UniqueConstraint("table_id", "state", name="uq_table_events_state"),)
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"))  # (found through uq_table_events_state)
+    state: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(16))
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    data: Mapped[dict[str, Any]] = mapped_column(JSON)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RecordRow(Base):
+    """A finished deal or set, as its record document."""
+
+    __tablename__ = "records"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    table_id: Mapped[int] = mapped_column(ForeignKey("tables.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    deal_index: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    players: Mapped[list[Any]] = mapped_column(JSON)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RecordSummaryRow(Base):
+    """What a list of games shows of a record, in a narrow table of its own (migration 0004): a list reads
+    these rows and never a record's body — which SQLite stores in the record's row, where reading any column
+    after it walks the body's pages (a list of 40 large records took 110 ms for its totals)."""
+
+    __tablename__ = "record_summaries"
+
+    record_id: Mapped[int] = mapped_column(ForeignKey("records.id"), primary_key=True)
+    table_id: Mapped[int] = mapped_column(Integer, index=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    deal_index: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    players: Mapped[list[Any]] = mapped_column(JSON)
+    totals: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True))
+
+
+class RecordPlayerRow(Base):
+    """A nickname at a seat of a stored record."""
+
+    __tablename__ = "record_players"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    record_id: Mapped[int] = mapped_column(ForeignKey("records.id"), index=True)
+    nickname: Mapped[str] = mapped_column(String(32), index=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    bot: Mapped[bool] = mapped_column(Boolean, default=False)
