@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from .. import __version__
+from .accounts import accounts
 from .arena import arena
 from .backup import backup, restore
 from .beliefs import beliefs
@@ -43,5 +44,6 @@ for command in (
     proxy_config,
     backup,
     restore,
+    accounts,
 ):
     main.add_command(command)

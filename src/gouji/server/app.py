@@ -50,6 +50,9 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol as P
 from . import schemas as S
+from .accounts.api import account_routes, current_account
+from .accounts.passwords import Passwords
+from .accounts.sessions import Sessions
 from .bots_api import bot_routes
 from .connection import Connection, token_hash
 from .durability import StoreWriter, Writer
@@ -125,10 +128,12 @@ def create_app(
         app.state.lobby = lobby
         app.state.store = store
         app.state.writer = writer
+        app.state.sessions, app.state.passwords = Sessions(), Passwords()
         try:
             yield
         finally:
             lobby.shutdown()
+            app.state.passwords.close()
             await asyncio.sleep(0)
             try:
                 await writer.drain()
@@ -151,6 +156,7 @@ def create_app(
         Route("/api/players/{nickname}/games", _handler(_player_games), methods=["GET"]),
         Route("/api/records/{record_id:int}", _handler(_record), methods=["GET"]),
         *tournament_routes(_handler, _json_body),
+        *account_routes(_handler, _json_body),
         Route("/t/{code}", _link_page, methods=["GET"]),
         WebSocketRoute("/ws/tables/{code}", _websocket),
         Mount("/", app=StaticFiles(directory=STATIC_DIR, html=True), name="ui"),  # the browser table
@@ -246,8 +252,14 @@ def _lobby(request: Request) -> Lobby:
     return lobby
 
 
+async def _account_name(request: Request) -> str | None:
+    account = await current_account(request)
+    return None if account is None else account.name
+
+
 async def _create(request: Request) -> Any:
-    out = await _lobby(request).create(await _json_body(request), client_of(request.scope))
+    data = await _json_body(request)
+    out = await _lobby(request).create(data, client_of(request.scope), await _account_name(request))
     out["link"] = str(request.url_for("_link_page", code=out["code"]))
     return out
 
@@ -270,7 +282,8 @@ async def _table(request: Request) -> Any:
 
 async def _join(request: Request) -> Any:
     req = S.body(S.JoinTable, await _json_body(request))
-    return await _lobby(request).join(_code(request), req.name, req.seat, client_of(request.scope))
+    account = await _account_name(request)
+    return await _lobby(request).join(_code(request), req.name, req.seat, client_of(request.scope), account=account)
 
 
 async def _leave(request: Request) -> Any:

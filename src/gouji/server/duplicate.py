@@ -34,10 +34,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import orjson
-
 from ..competition.duplicate import Tournament, TournamentTable
-from ..competition.records import RecordError
 from ..competition.round_robin import check_teams
 from ..competition.sets import Match
 from ..engine.actions import Action
@@ -52,6 +49,7 @@ from .errors import RequestError
 from .halls import MATCH_KIND, Halls
 from .lobby import Lobby
 from .replay_api import Replay, ReplayCache
+from .scoresheet import Sheet, stored_view
 from .shards import Shard
 from .storage import EventOp, Op, RecordBody, RecordOp, StatusOp, StoredTable
 from .table import Room, new_token
@@ -394,54 +392,6 @@ class MatchHall:
         }
 
 
-class Sheet:
-    """The scorekeeper's sheet of a match (:func:`scoresheet`), made deal by deal: a deal's row and comparison
-    are worked out once, when both tables have finished it (they never change after), so the sheet of a long
-    match costs one deal's work a deal, not the whole match's at every look."""
-
-    def __init__(self, teams: tuple[str, str]) -> None:
-        self.teams = teams
-        self.rows: list[dict[str, Any]] = []
-        self.comparison: list[dict[str, Any]] = []
-        self.totals = [0, 0]
-
-    def update(self, t: Tournament) -> Sheet:
-        """Add the deals ``t`` has finished at both tables since the last update."""
-        seat_teams = [t.seat_teams(i) for i in (0, 1)]
-        for k in range(len(self.rows), len(t.small_points())):
-            row = t.result_row(k)
-            places = [t.tables[k][i].result()["places"] for i in (0, 1)]
-            row["places"] = [[{"seat": s, "team": seat_teams[i][s]} for s in places[i]] for i in (0, 1)]
-            del row["tables"]
-            self.rows.append(row)
-            self.comparison.append(t.comparison_entry(k))
-            self.totals = [self.totals[0] + row["points"][0], self.totals[1] + row["points"][1]]
-        return self
-
-    def small_points(self) -> list[list[int]]:
-        return [list(row["points"]) for row in self.rows]
-
-    def match_points(self) -> list[int]:
-        x, y = self.totals
-        return [3, 0] if x > y else [0, 3] if y > x else [1, 1]
-
-    def view(self, n_deals: int, over: bool) -> dict[str, Any]:
-        return {
-            "teams": list(self.teams),
-            "deals": n_deals,
-            "results": self.rows,
-            "totals": list(self.totals),
-            "match_points": self.match_points() if over else None,
-            "comparison": self.comparison,
-        }
-
-
-def scoresheet(t: Tournament, over: bool) -> dict[str, Any]:
-    """The scorekeeper's sheet of a match: the places at both tables and the small points of every deal both
-    have finished, the totals, the match points once it is over, and the duplicate comparison."""
-    return Sheet(t.teams).update(t).view(t.n_deals, over)
-
-
 async def match_view(lobby: Lobby, code: str, client: str | None, cache: ReplayCache) -> dict[str, Any] | Replay:
     """``GET /api/matches/{code}``: a match in memory (its sheet is kept deal by deal: :meth:`MatchHall.sheet`),
     or a finished one from its stored record — replayed once, on a thread (:class:`.replay_api.ReplayCache`:
@@ -467,27 +417,7 @@ async def match_view(lobby: Lobby, code: str, client: str | None, cache: ReplayC
     body = await lobby.reader.call(None, store.record, final[-1]["id"]) if final else None
     if body is None:
         raise RequestError(404, f"match {code!r} has no stored record")
-    return await cache.make(key, functools.partial(_stored_view, info, body), keep=True)
-
-
-def _stored_view(info: dict[str, Any], body: dict[str, Any]) -> Replay:
-    """A finished match's page from its record (on a thread): replayed by the engine, as JSON."""
-    try:
-        played = Tournament.from_record(body)
-    except RecordError as e:
-        raise RequestError(422, f"the match's record does not replay: {e}") from None
-    config = info["config"]
-    out = {
-        "code": info["code"],
-        "kind": MATCH_KIND,
-        "preset": config.get("preset"),
-        "status": "over",
-        "event": config.get("event"),
-        "fixture": config.get("fixture"),
-        "tables": [{"table": i, "code": c} for i, c in enumerate(config.get("tables", []))],
-        **scoresheet(played, True),
-    }
-    return Replay(orjson.dumps(out, option=orjson.OPT_NON_STR_KEYS), None)
+    return await cache.make(key, functools.partial(stored_view, info, body), keep=True)
 
 
 # ------------------------------------------------------------------------------------------ creating one
@@ -627,7 +557,9 @@ def match_of(lobby: Lobby, code: str) -> MatchHall:
     return hall
 
 
-async def join_team(lobby: Lobby, team_code: str, req: S.JoinTeam, client: str = "") -> dict[str, Any]:
+async def join_team(
+    lobby: Lobby, team_code: str, req: S.JoinTeam, client: str = "", account: str | None = None
+) -> dict[str, Any]:
     """``POST /api/teams/{code}/join``: take a free seat of the team (at either table, or the ``table`` and
     ``seat`` asked for); answers the table's code, the seat and its secret token."""
     found = [(h, t) for h in lobby.halls.all(MatchHall) if (t := h.team_of(team_code)) is not None]
@@ -652,5 +584,5 @@ async def join_team(lobby: Lobby, team_code: str, req: S.JoinTeam, client: str =
     if not chosen:
         raise RequestError(409, f"no free seat of team {hall.teams[team]}" + (" there" if free else ""))
     room, seat = chosen[0]
-    out = await lobby.join(room.code, req.name, seat, client, by_team=True)
+    out = await lobby.join(room.code, req.name, seat, client, by_team=True, account=account)
     return {**out, "table": room.table_index, "team": hall.teams[team], "match": hall.code}

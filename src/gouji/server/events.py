@@ -216,13 +216,14 @@ class EventHall:
             for m in r["matches"]:
                 code = self.matches.get(m["key"])
                 m["match"] = code
-                if m["small_points"] is not None:
+                hall = None if code is None else lobby.halls.get(code, MatchHall)
+                if m["small_points"] is not None and (hall is None or hall.over):  # (its end stored: shown)
                     m["status"] = "over"
                 elif code is None:
                     m["status"] = "not started"
                 else:
-                    hall = lobby.halls.get(code, MatchHall)
                     m["status"] = "playing"
+                    m["small_points"] = m["match_points"] = None
                     if hall is not None:
                         m["progress"] = [len(t.match.points) for t in hall.tables]
         return {

@@ -30,6 +30,7 @@ from .halls import Hall, Halls, is_hall_row
 from .limits import PerClient
 from .private import PROCESS_SECRET
 from .reads import Reader
+from .schemas import name_key
 from .settings import ServerSettings
 from .storage import RecordOp, StatusOp, StoredTable
 from .table import Room, new_token
@@ -304,7 +305,7 @@ class Lobby:
                 return code
         raise RequestError(503, "no free join code; try again")  # pragma: no cover
 
-    async def create(self, data: Any, client: str = "") -> dict[str, Any]:
+    async def create(self, data: Any, client: str = "", account: str | None = None) -> dict[str, Any]:
         """``POST /api/tables``: a new table; with ``nickname`` (and ``seat``) the creator takes a seat.
         ``client`` (its address) is limited in how fast it creates tables and how many may wait at once."""
         st = self.settings
@@ -320,7 +321,7 @@ class Lobby:
         self.keep(room, key)
         out: dict[str, Any] = {"code": code, "owner_token": owner}
         if nickname is not None:
-            out.update(await self.join(code, nickname, data.get("seat"), client))
+            out.update(await self.join(code, nickname, data.get("seat"), client, account=account))
         self._start_if_full(room)
         table = room.public()
         await self.writer.drain()
@@ -337,11 +338,19 @@ class Lobby:
             raise RequestError(429, "seats are taken and left too often: wait a little")
 
     async def join(
-        self, code: str, nickname: str, want: int | None = None, client: str = "", by_team: bool = False
+        self,
+        code: str,
+        nickname: str,
+        want: int | None = None,
+        client: str = "",
+        by_team: bool = False,
+        account: str | None = None,
     ) -> dict[str, Any]:
         """``POST /api/tables/{code}/join``: take a seat (``want``, else the first free one) by nickname (one
         the request's schema checked: :class:`.schemas.JoinTable`); returns the seat and its secret token.
-        A match's table is sat at only with a team's join code (``by_team``: :func:`.duplicate.join_team`)."""
+        A match's table is sat at only with a team's join code (``by_team``: :func:`.duplicate.join_team`).
+        ``account``: the name of the account the request is signed in as — the seat is the account's when the
+        nickname is that name (:func:`.schemas.name_key`), a guest's otherwise."""
         room = self.room(code)
         if room.seated_by_team and not by_team:
             raise RequestError(403, "a seat at a match's table is taken with its team's join code")
@@ -363,7 +372,10 @@ class Lobby:
             seat = free[0]
         self._seat_move(client, room, seat)
         token = new_token()
-        room.commit("join", seat, {"nickname": nickname, "token_hash": token_hash(token)})
+        data = {"nickname": nickname, "token_hash": token_hash(token)}
+        if account is not None and name_key(account) == name_key(nickname):
+            data["account"] = account
+        room.commit("join", seat, data)
         self._start_if_full(room)
         await self.writer.drain()
         return {"code": room.code, "seat": seat, "token": token}
@@ -395,6 +407,16 @@ class Lobby:
         self._forget(room.code)
         await self.writer.drain()
         return {"code": room.code, "closed": True}
+
+    def account_seats(self, account: str) -> list[dict[str, Any]]:
+        """The seats the account holds at the open tables in this server's memory (to go back to)."""
+        return [
+            {"code": r.code, "seat": s.index, "status": r.status, "preset": r.config.preset}
+            for r in self.rooms.values()
+            if r.status in ("waiting", "playing")
+            for s in r.seats
+            if s.account == account
+        ]
 
     def shutdown(self) -> None:
         """Stop every timer and close every connection (the tables stay stored)."""

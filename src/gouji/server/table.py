@@ -112,16 +112,8 @@ class Room(TableFrames):
         """Each seat's allowance of quick phrases (:mod:`.phrases`), made at its first phrase."""
         self.last_change = time.monotonic()
         """When the table last changed (monotonic seconds): for the idle expiry of a waiting table."""
-        self.people_seen = self.last_change
-        """When a person's connection was last at the table (monotonic seconds; a restored table: its restart):
-        a table in play that no person attends for the waiting time is closed (:meth:`abandoned`)."""
         self.on_over: Callable[[Room], None] | None = None
         """Called once the end of the set is stored and sent (the lobby lets the table go)."""
-
-    def deals_shown(self) -> int:
-        """How many of the set's deals may be shown whole (their hands, in a replay): every finished one here; a
-        match's table only those both its tables finished."""
-        return len(self.match.points)
 
     # ------------------------------------------------------------------ the one way to change a table
 
@@ -209,16 +201,6 @@ class Room(TableFrames):
 
     def connected(self) -> set[int | None]:
         return {c.seat for c in self.conns}
-
-    def abandoned(self, since: float) -> bool:
-        """Whether the table is in play with people's seats and none of them has had a connection since
-        ``since`` (monotonic seconds): nobody would ever act for them, or watch the bots act."""
-        if self.status != "playing" or not self.people():
-            return False
-        if len(self.offline()) < len(self.people()):
-            self.people_seen = time.monotonic()  # someone is here now
-            return False
-        return self.people_seen < since
 
     def _presence(self, before: tuple[int, ...], new: Connection | None = None) -> None:
         """Tell the connections (but ``new``, whose full frame said it) when a connection came or went changed

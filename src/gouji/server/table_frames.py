@@ -7,6 +7,7 @@ goes into no frame."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -43,6 +44,9 @@ class TableFrames(TableState):
         self._last_deal_of: tuple[tuple[int, int, bool], dict[str, Any] | None] | None = None
         self._table_text_of: tuple[tuple[int, str, int, int], str, str] | None = None
         self._offline_of: tuple[int, tuple[int, ...]] | None = None
+        self.people_seen = time.monotonic()
+        """When a person's connection was last at the table (monotonic seconds; a restored table: its restart):
+        a table in play that no person attends for the waiting time is closed (:meth:`abandoned`)."""
         """(the seats' version it was worked out at, :meth:`offline`)."""
 
     def connected(self) -> set[int | None]:
@@ -59,6 +63,16 @@ class TableFrames(TableState):
             off = tuple(i for i in self.people() if i not in online)
             cached = self._offline_of = (self._seats_version, off)
         return cached[1]
+
+    def abandoned(self, since: float) -> bool:
+        """Whether the table is in play with people's seats and none of them has had a connection since
+        ``since`` (monotonic seconds): nobody would ever act for them, or watch the bots act."""
+        if self.status != "playing" or not self.people():
+            return False
+        if len(self.offline()) < len(self.people()):
+            self.people_seen = time.monotonic()  # someone is here now
+            return False
+        return self.people_seen < since
 
     def public(self, config: bool = True) -> dict[str, Any]:
         """The table as everyone may see it (``config=False``: without the configuration); a seat's entry says

@@ -63,6 +63,8 @@ class Seat:
     bot: str | None
     nickname: str | None = None
     token_hash: str | None = None
+    account: str | None = None
+    """The account the seat belongs to (its name), when a signed-in person took it (:mod:`.accounts`)."""
     auto: bool = False
     ask_single: bool = False
     """Ask this seat's player even for decisions with one legal answer (a page setting; not stored)."""
@@ -74,6 +76,7 @@ class Seat:
             "nickname": self.nickname,
             "held": self.bot is not None or self.nickname is not None,
             "auto": self.auto,
+            "account": self.account is not None,
         }
 
 
@@ -145,6 +148,11 @@ class TableState:
             cached = self._people_of = (self._seats_version, held)
         return cached[1]
 
+    def deals_shown(self) -> int:
+        """How many of the set's deals may be shown whole (their hands, in a replay): every finished one here; a
+        match's table only those both its tables finished."""
+        return len(self.match.points)
+
     def seat_of_token(self, token: str) -> int | None:
         """The seat this token holds, or None (compared in constant time)."""
         h = token_hash(token)
@@ -156,7 +164,10 @@ class TableState:
 
     def players(self) -> list[dict[str, Any]]:
         """Who sits where, as a record stores it."""
-        return [{"seat": s.index, "nickname": s.nickname, "bot": s.bot} for s in self.seats]
+        return [
+            {"seat": s.index, "nickname": s.nickname, "bot": s.bot} | ({"account": s.account} if s.account else {})
+            for s in self.seats
+        ]
 
     # ------------------------------------------------------------------ the one way to change a table
 
@@ -208,11 +219,18 @@ class TableState:
             assert seat is not None
             s = self.seats[seat]
             s.nickname, s.token_hash, s.auto = data["nickname"], data["token_hash"], False
+            s.account = data.get("account")
         elif kind == "leave":
             assert seat is not None
             s = self.seats[seat]
-            s.nickname = s.token_hash = None
+            s.nickname = s.token_hash = s.account = None
             s.auto = False
+        elif kind == "account":  # a guest's seat signed in: it belongs to the account from now on
+            assert seat is not None
+            self.seats[seat].account = data["account"]
+        elif kind == "token":  # the seat's account took it on another device: a new token, the old one ends
+            assert seat is not None
+            self.seats[seat].token_hash = data["token_hash"]
         elif kind == "auto":
             assert seat is not None
             self.seats[seat].auto = bool(data["on"])

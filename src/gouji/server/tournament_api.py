@@ -29,6 +29,7 @@ from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
 from . import schemas as S
+from .accounts.api import current_account
 from .duplicate import close_match, create_match, join_team, match_view, team_codes
 from .events import create_event, event_of
 from .guard import client_of
@@ -60,7 +61,9 @@ def tournament_routes(
     async def join_team_(request: Request) -> Any:
         code = request.path_params["code"]
         req = S.body(S.JoinTeam, await read_body(request))
-        return await join_team(_lobby(request), code, req, client_of(request.scope))
+        account = await current_account(request)
+        name = None if account is None else account.name
+        return await join_team(_lobby(request), code, req, client_of(request.scope), name)
 
     async def create_event_(request: Request) -> Any:
         return await create_event(_lobby(request), await read_body(request), client_of(request.scope))

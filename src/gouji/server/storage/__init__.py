@@ -13,7 +13,17 @@ from .engine import (
     migrate,
     normalize_url,
 )
-from .models import Base, EventRow, RecordPlayerRow, RecordRow, RecordSummaryRow, TableRow
+from .models import (
+    AccountRow,
+    AccountSessionRow,
+    AccountStatsRow,
+    Base,
+    EventRow,
+    RecordPlayerRow,
+    RecordRow,
+    RecordSummaryRow,
+    TableRow,
+)
 from .store import (
     EVENTS_PER_INSERT,
     KEEP_WRITING_CONNECTION,
@@ -32,6 +42,9 @@ __all__ = [
     "KEEP_WRITING_CONNECTION",
     "MIGRATION_LOCK",
     "SQLITE_SYNCHRONOUS",
+    "AccountRow",
+    "AccountSessionRow",
+    "AccountStatsRow",
     "Base",
     "EventOp",
     "EventRow",

@@ -88,3 +88,41 @@ class RecordPlayerRow(Base):
     nickname: Mapped[str] = mapped_column(String(32), index=True)
     seat: Mapped[int] = mapped_column(Integer)
     bot: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class AccountRow(Base):
+    """An account (issue 42): its name as tables show it, the same name folded (NFKC, case folded: unique),
+    its password's Argon2id hash; disabled by the operator, or deleted (its name held a while, then freed)."""
+
+    __tablename__ = "accounts"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(64))
+    name_key: Mapped[str] = mapped_column(String(80), unique=True)
+    password_hash: Mapped[str] = mapped_column(String(256))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    disabled: Mapped[bool] = mapped_column(Boolean, default=False)
+    deleted_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+
+
+class AccountSessionRow(Base):
+    """A signed-in browser: the SHA-256 of its session cookie's token (never the token), its account, when it
+    was made and last used (it expires unused)."""
+
+    __tablename__ = "account_sessions"
+
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+    used_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class AccountStatsRow(Base):
+    """An account's statistics in one preset (:mod:`gouji.competition.stats`' counters), added to in the
+    transaction that stores each record it played in."""
+
+    __tablename__ = "account_stats"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(32), primary_key=True)
+    counters: Mapped[dict[str, Any]] = mapped_column(JSON)
