@@ -6,6 +6,7 @@
 - :mod:`.records` and :mod:`.record_schema` — the stored form: versions, checksum, the shape of every field
 - :mod:`.loading` — :func:`load_record`, any record replayed and checked
 - :mod:`.transcript` — a deal's events as text
+- :mod:`.stats` — players' statistics: the counters a finished deal, set or match adds, from its record
 """
 
 from __future__ import annotations
