@@ -236,3 +236,53 @@ def test_accounts_on_every_database(make_server: Any) -> None:
         assert c.post("/api/session", json={"name": "HAL", "password": PASSWORD}).status_code == 200
         assert c.get("/api/players/hal").json()["name"] == "Hal"
         assert c.get("/api/players/nobody").status_code == 404
+
+
+def _play_a_set(server: Served, http: httpx.Client, name: str, preset: str) -> str:
+    """A set of two deals with five bots, the signed-in ``name`` on 托管 in seat 0: its table's code."""
+    body = {"bots": [None] + ["heuristic"] * 5, "nickname": name, "turn_seconds": None, "set_length": 2}
+    table = http.post("/api/tables", json={**body, "preset": preset}).json()
+    with connect(server.base.replace("http", "ws") + f"/ws/tables/{table['code']}", open_timeout=10) as ws:
+        ws.send(json.dumps({"type": "hello", "v": 1, "token": table["token"]}))
+        ws.send(json.dumps({"type": "auto", "on": True, "token": table["token"]}))
+        deadline = time.monotonic() + 120
+        while http.get(f"/api/tables/{table['code']}").json()["status"] != "over":
+            assert time.monotonic() < deadline, "the set did not end"
+            time.sleep(0.2)
+    code: str = table["code"]
+    return code
+
+
+def test_statistics_add_up_to_the_records_and_survive_a_restart_and_a_restore(tmp_path: Path) -> None:
+    """The profile's statistics, added to as each record is stored, equal a recomputation from the stored
+    records themselves (the whole set replayed), by preset and in total — and stay so after a restart and in a
+    database restored from a backup."""
+    from gouji.competition.stats import merge, record_totals, summary
+
+    with serving(tmp_path, "--bot-delay", "0") as server, device(server) as http:
+        http.post("/api/accounts", json={"name": "Ivy", "password": PASSWORD})
+        codes = {preset: _play_a_set(server, http, "Ivy", preset) for preset in ("qingdao", "tournament")}
+        expected: dict[str, dict[str, int]] = {}
+        for preset, code in codes.items():
+            games = http.get(f"/api/tables/{code}/games").json()["games"]
+            whole = [g for g in games if g["kind"] == "set"]
+            record = http.get(f"/api/records/{whole[0]['id']}").json()
+            expected[preset] = record_totals(record)[(0, 0)]
+        total = merge(expected["qingdao"], expected["tournament"])
+        profile = http.get("/api/players/ivy").json()
+        assert profile["stats"]["presets"] == {p: summary(c) for p, c in expected.items()}
+        assert profile["stats"]["total"] == summary(total) and profile["stats"]["total"]["deals"] == 4
+        assert {g["table"] for g in profile["recent"]} == set(codes.values())
+        server.restart()
+        assert httpx.get(server.base + "/api/players/Ivy").json()["stats"] == profile["stats"]
+        backup = tmp_path / "backup.db"
+        assert CliRunner().invoke(main, ["backup", "--to", str(backup), "--database-url", server.db]).exit_code == 0
+    restored = f"sqlite:///{tmp_path / 'restored.db'}"
+    assert CliRunner().invoke(main, ["restore", str(backup), "--database-url", restored]).exit_code == 0
+    again = Served(tmp_path, [])
+    again.db = restored
+    again.start()
+    try:
+        assert httpx.get(again.base + "/api/players/Ivy").json()["stats"] == profile["stats"]
+    finally:
+        again.stop()

@@ -330,6 +330,7 @@ class MatchHall:
         return [
             {"table": r.table_index, "seat": s.index, "team": self.seat_teams(r.table_index)[s.index]}
             | {"nickname": s.nickname, "bot": s.bot}
+            | ({"account": s.account} if s.account else {})
             for r in self.tables
             for s in r.seats
         ]

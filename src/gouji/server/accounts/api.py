@@ -25,6 +25,7 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
+from ...competition.stats import summary
 from .. import protocol as P
 from .. import schemas as S
 from ..connection import token_hash
@@ -230,7 +231,7 @@ async def profile(request: Request) -> Any:
     return {
         "name": account.name,
         "since": account.since.isoformat(timespec="seconds"),
-        "stats": {"total": total, "presets": dict(sorted(by_preset.items()))},
+        "stats": {"total": summary(total), "presets": {p: summary(c) for p, c in sorted(by_preset.items())}},
         "recent": mine[:RECENT_GAMES],
     }
 

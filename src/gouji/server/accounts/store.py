@@ -6,13 +6,19 @@ Nothing here sees a password or a session token: only the password's Argon2id ha
 from __future__ import annotations
 
 import datetime as dt
+import logging
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
 
+from ...competition.records import RecordError
+from ...competition.stats import credit, merge, preset_of, record_stats
 from ..storage import AccountRow, AccountSessionRow, AccountStatsRow, Store
+
+log = logging.getLogger("gouji.server")
 
 SESSION_DAYS = 30
 """A session expires after this many days unused."""
@@ -180,3 +186,29 @@ def reset_password(store: Store, key: str, hashed: str) -> bool:
         row.password_hash = hashed
         s.execute(delete(AccountSessionRow).where(AccountSessionRow.account_id == row.id))
         return True
+
+
+def add_stats(s: Session, deal_index: int | None, players: list[dict[str, Any]], body: dict[str, Any]) -> None:
+    """Add what a record just stored brings to the statistics of the accounts that played in it (its players'
+    ``account``), in the record's transaction: a record is stored with its statistics or not at all, so no
+    restart, crash or shard counts one twice or never.  A record whose statistics cannot be worked out (one
+    that does not replay) is stored all the same, and said in the log."""
+    try:
+        increments = record_stats(body, deal_index)
+    except (RecordError, ValueError) as e:
+        log.error("a record's statistics could not be worked out: %s", e)
+        return
+    seats = {(int(p.get("table", 0)), int(p["seat"])): p.get("account") for p in players}
+    by_name = credit(increments, seats)
+    if not by_name:
+        return
+    preset = preset_of(body)
+    live = AccountRow.deleted_at.is_(None)
+    rows = s.execute(select(AccountRow.id, AccountRow.name).where(AccountRow.name.in_(list(by_name)), live)).all()
+    for account_id, name in rows:
+        row = select(AccountStatsRow).where(AccountStatsRow.account_id == account_id, AccountStatsRow.preset == preset)
+        stats = s.execute(row.with_for_update()).scalar_one_or_none()  # (two shards adding at once: one waits)
+        if stats is None:
+            s.add(AccountStatsRow(account_id=account_id, preset=preset, counters=merge({}, by_name[name])))
+        else:
+            stats.counters = merge(stats.counters, by_name[name])

@@ -345,6 +345,10 @@ class Store:
         for p in op.players:
             if p.get("nickname"):
                 s.add(RecordPlayerRow(record_id=row.id, nickname=p["nickname"], seat=p["seat"], bot=False))
+        if any(p.get("account") for p in op.players):
+            from ..accounts.store import add_stats  # (the accounts' rows build on this module)
+
+            add_stats(s, op.deal_index, op.players, body)  # in the record's own transaction: once, or not at all
         return row.id
 
     def record(self, record_id: int) -> dict[str, Any] | None:
