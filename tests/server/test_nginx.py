@@ -274,3 +274,23 @@ def test_the_guide_uses_every_shipped_file_and_names_none_that_is_missing() -> N
     assert named == shipped, (named - shipped, shipped - named)
     # the guide's URL of the database is the units'
     assert option(exec_start(), "--database-url") in guide
+
+
+def test_the_session_cookie_is_secure_behind_the_tls_proxy(site: Site) -> None:
+    """Issue 42: a session made over HTTPS (nginx's ``X-Forwarded-Proto``) is a ``Secure`` cookie; the page's
+    own POST passes the Origin check through the proxy."""
+    origin = f"https://127.0.0.1:{site.port}"
+    with client(site, "127.0.0.4") as c:
+        r = c.post(
+            f"{site.https}/api/accounts", json={"name": "tls", "password": "over https"}, headers={"Origin": origin}
+        )
+        assert r.status_code == 201, r.text
+        cookie = r.headers["set-cookie"]
+        assert "Secure" in cookie and "HttpOnly" in cookie and "SameSite=lax" in cookie and "Path=/" in cookie
+        assert c.get(f"{site.https}/api/me").json()["name"] == "tls"
+        r = c.post(
+            f"{site.https}/api/accounts",
+            json={"name": "evil", "password": "over https"},
+            headers={"Origin": "https://evil.example"},
+        )
+        assert r.status_code == 403
