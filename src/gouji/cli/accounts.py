@@ -89,3 +89,16 @@ def reset_password(name: str, database_url: str) -> None:
         if not reset(store, _key(name), HASHER.hash(password)):
             raise click.ClickException(f"no account {name!r}")
     click.echo(f"{name}: temporary password {password} (shown once; its sessions ended)")
+
+
+@accounts.command("reports")
+@_URL
+def reports_(database_url: str) -> None:
+    """The reports of players that people sent from their tables, newest first."""
+    from ..server.accounts.store import reports
+
+    with _store(database_url) as store:
+        rows = reports(store)
+    for r in rows:
+        click.echo(f"{r['at']}\t{r['by']} reported {r['reported']} at {r['table']}\t{r['reason']}")
+    click.echo(f"{len(rows)} reports")

@@ -102,6 +102,13 @@ def _limit_options(f: Any) -> Any:
     "--max-tables", type=click.IntRange(1), default=2000, show_default=True, help="Tables held in memory at most."
 )
 @click.option(
+    "--quickplay-fill-seconds",
+    type=float,
+    default=20.0,
+    show_default=True,
+    help="Quick play: seconds the person waiting longest waits for people before 高手 bots fill the table.",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["critical", "error", "warning", "info", "debug", "trace"]),
     default="info",
@@ -124,6 +131,7 @@ def serve(
     shard: str,
     secret_file: str | None,
     max_tables: int,
+    quickplay_fill_seconds: float,
     log_level: str,
     no_access_log: bool,
     **limits: Any,
@@ -156,6 +164,7 @@ def serve(
             shard=where,
             limits=Limits(**{k: v for k, v in limits.items() if v is not None}),
             max_tables=max_tables,
+            quickplay_fill_seconds=quickplay_fill_seconds,
         )
     except SettingError as e:
         raise click.BadParameter(e.message, param_hint=e.option) from None

@@ -60,6 +60,8 @@ from .errors import RequestError
 from .events import restore_halls
 from .fast_send import text_sender
 from .guard import Guard, SocketCount, client_of, deny_upgrade
+from .hall.api import hall_routes
+from .hall.service import HallService
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
 from .phrases import say
@@ -129,9 +131,12 @@ def create_app(
         app.state.store = store
         app.state.writer = writer
         app.state.sessions, app.state.passwords = Sessions(), Passwords()
+        app.state.hall = HallService(lobby)
+        app.state.hall.start()
         try:
             yield
         finally:
+            app.state.hall.stop()
             lobby.shutdown()
             app.state.passwords.close()
             await asyncio.sleep(0)
@@ -157,6 +162,7 @@ def create_app(
         Route("/api/records/{record_id:int}", _handler(_record), methods=["GET"]),
         *tournament_routes(_handler, _json_body),
         *account_routes(_handler, _json_body),
+        *hall_routes(_handler, _json_body),
         Route("/t/{code}", _link_page, methods=["GET"]),
         WebSocketRoute("/ws/tables/{code}", _websocket),
         Mount("/", app=StaticFiles(directory=STATIC_DIR, html=True), name="ui"),  # the browser table

@@ -51,6 +51,8 @@ class TableConfig:
     """How long the pause between two deals of a set waits for the players to be ready (None: no limit)."""
     card_counter: bool = True
     """记牌器: whether the table shows the cards played so far (the views' ``played``)."""
+    in_hall: bool = False
+    """Whether the public hall lists it (its creator's choice: ``public``; or a table of quick play)."""
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -63,7 +65,7 @@ class TableConfig:
             "bots": list(self.bots),
             "ready_seconds": self.ready_seconds,
             "card_counter": self.card_counter,
-        }
+        } | ({"public": True} if self.in_hall else {})
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> TableConfig:
@@ -77,6 +79,7 @@ class TableConfig:
             bots=tuple(d["bots"]),
             ready_seconds=_ready_seconds(d),
             card_counter=bool(d.get("card_counter", True)),
+            in_hall=bool(d.get("public", False)),
         )
 
     def public(self) -> dict[str, Any]:
@@ -157,6 +160,7 @@ def parse_table_request(
         bots=tuple(bots_in),
         ready_seconds=ready_seconds,
         card_counter=card_counter,
+        in_hall=req.public,
     )
     try:
         config.new_match()

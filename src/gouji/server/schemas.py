@@ -242,6 +242,7 @@ class CreateTable(TableSettings, frozen=True, kw_only=True):
     ] = UNSET
     nickname: Nickname | None = None
     seat: Seat | None = None
+    public: Annotated[bool, Meta(description="listed in the public hall (/hall)")] = False
 
     def check(self) -> None:
         if isinstance(self.bots, list):

@@ -162,6 +162,9 @@ def main(argv: list[str] | None = None) -> None:
         parser.add_argument("--" + name.replace("_", "-"), type=kind, default=getattr(Limits, name), help=text)
     parser.add_argument("--max-tables", type=int, default=2000, help="tables the server holds at most")
     parser.add_argument(
+        "--quickplay-fill-seconds", type=float, default=20.0, help="quick play's wait before 高手 fill a table"
+    )
+    parser.add_argument(
         "--trusted-proxy",
         action="extend",
         nargs="+",
@@ -208,6 +211,7 @@ def main(argv: list[str] | None = None) -> None:
             limits=limits,
             max_tables=args.max_tables,
             shard=shard,
+            quickplay_fill_seconds=args.quickplay_fill_seconds,
         )
     except SettingError as e:
         parser.error(f"{e.option} {e.message}")

@@ -39,10 +39,15 @@ class ServerSettings:
     max_tables: int = 2000
     shard: Shard = field(default_factory=Shard)
     secret: bytes | None = field(default=None, repr=False)
+    quickplay_fill_seconds: float = 20.0
+    """How long the person waiting longest in quick play waits for people before 高手 fill the table."""
 
     def __post_init__(self) -> None:
         # (else every table left to these defaults would be refused)
         check_table_defaults(self.turn_seconds, self.bot_delay, self.ready_seconds)
+        fill = self.quickplay_fill_seconds
+        if isinstance(fill, bool) or not isinstance(fill, int | float) or not 0 <= fill <= 3600:
+            raise SettingError("quickplay_fill_seconds", f"must be 0 to 3600 seconds, not {fill!r}")
         if isinstance(self.max_tables, bool) or not isinstance(self.max_tables, int) or self.max_tables < 1:
             raise SettingError("max_tables", f"must be an integer of at least 1, not {self.max_tables!r}")
 

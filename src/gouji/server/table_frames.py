@@ -20,6 +20,7 @@ from ..engine.seats import SEATS
 from . import protocol as P
 from .choices import burn_need, burn_needs, legal_set
 from .config import TableConfig
+from .storage.results import rated
 from .table_state import TableState
 
 CHOICES_CAP = 64
@@ -84,6 +85,7 @@ class TableFrames(TableState):
             "status": self.status,
             "state": self.state,
             "seats": [{**s.public(), "offline": True} if s.index in offline else s.public() for s in self.seats],
+            "rated": rated(self.players()),
             "deal": len(m.deals) - 1,
             "deals_over": len(m.points),
             "points": [list(p) for p in m.points],

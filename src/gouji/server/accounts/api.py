@@ -38,12 +38,14 @@ from .sessions import Sessions, clear_cookie, session_hash, set_cookie
 from .store import (
     Account,
     add_session,
+    blocked_names,
     create_account,
     delete_account,
     end_session,
     end_sessions,
     password_hash,
     profile_row,
+    rating_profile,
     set_password,
     signing_in,
 )
@@ -145,10 +147,12 @@ async def _check_password(request: Request, account: Account, password: str) -> 
 async def me(request: Request) -> Any:
     lobby, sessions, _ = services(request)
     account = await sessions.require(request, lobby)
+    blocks = await lobby.reader.call(None, blocked_names, lobby.writer.store, account.id)
     return {
         "name": account.name,
         "since": account.since.isoformat(timespec="seconds"),
         "seats": lobby.account_seats(account.name),
+        "blocks": blocks,
     }
 
 
@@ -212,8 +216,9 @@ async def reclaim(request: Request) -> Any:
 
 
 async def profile(request: Request) -> Any:
-    """``GET /api/players/{name}``: an account's profile — its name, since when, its statistics by preset and
-    in total (:func:`gouji.competition.stats.summary`), its recent games (links to their records)."""
+    """``GET /api/players/{name}``: an account's profile — its name, since when, its rating, title and the
+    rating's history (:func:`.store.rating_profile`), its statistics by preset and in total
+    (:func:`gouji.competition.stats.summary`), its recent games (links to their records)."""
     lobby = request.app.state.lobby
     name = str(request.path_params["name"])
     key = S.name_key(name)
@@ -228,9 +233,11 @@ async def profile(request: Request) -> Any:
     for counters in by_preset.values():
         for k, v in counters.items():
             total[k] = total.get(k, 0) + int(v)
+    rating = await lobby.reader.call(None, rating_profile, lobby.writer.store, account.id)
     return {
         "name": account.name,
         "since": account.since.isoformat(timespec="seconds"),
+        **rating,
         "stats": {"total": summary(total), "presets": {p: summary(c) for p, c in sorted(by_preset.items())}},
         "recent": mine[:RECENT_GAMES],
     }

@@ -46,8 +46,10 @@ class Sessions:
         self.sign_ins = PerClient(SIGN_IN_RATE, SIGN_IN_BURST)
         self.names = PerClient(NAME_RATE, NAME_BURST)
         self.sign_ups = PerClient(SIGN_UP_RATE, SIGN_UP_BURST)
+        self.reports = PerClient(1 / 60, 5.0)
+        """Reports of players an account sends: five, then one a minute."""
 
-    def throttle(self, bucket: PerClient, key: str, what: str) -> None:
+    def throttle(self, bucket: PerClient, key: object, what: str) -> None:
         if not bucket.take(key):
             raise RequestError(429, f"too many {what}: wait a little", retry_after=bucket.wait(key))
 

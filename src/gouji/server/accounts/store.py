@@ -6,19 +6,23 @@ Nothing here sees a password or a session token: only the password's Argon2id ha
 from __future__ import annotations
 
 import datetime as dt
-import logging
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import IntegrityError
-from sqlalchemy.orm import Session
 
-from ...competition.records import RecordError
-from ...competition.stats import credit, merge, preset_of, record_stats
-from ..storage import AccountRow, AccountSessionRow, AccountStatsRow, Store
-
-log = logging.getLogger("gouji.server")
+from ...competition.ratings import NEW, shown, title
+from ..storage import (
+    AccountRow,
+    AccountSessionRow,
+    AccountStatsRow,
+    BlockRow,
+    RatingHistoryRow,
+    RatingRow,
+    ReportRow,
+    Store,
+)
 
 SESSION_DAYS = 30
 """A session expires after this many days unused."""
@@ -188,27 +192,74 @@ def reset_password(store: Store, key: str, hashed: str) -> bool:
         return True
 
 
-def add_stats(s: Session, deal_index: int | None, players: list[dict[str, Any]], body: dict[str, Any]) -> None:
-    """Add what a record just stored brings to the statistics of the accounts that played in it (its players'
-    ``account``), in the record's transaction: a record is stored with its statistics or not at all, so no
-    restart, crash or shard counts one twice or never.  A record whose statistics cannot be worked out (one
-    that does not replay) is stored all the same, and said in the log."""
-    try:
-        increments = record_stats(body, deal_index)
-    except (RecordError, ValueError) as e:
-        log.error("a record's statistics could not be worked out: %s", e)
-        return
-    seats = {(int(p.get("table", 0)), int(p["seat"])): p.get("account") for p in players}
-    by_name = credit(increments, seats)
-    if not by_name:
-        return
-    preset = preset_of(body)
-    live = AccountRow.deleted_at.is_(None)
-    rows = s.execute(select(AccountRow.id, AccountRow.name).where(AccountRow.name.in_(list(by_name)), live)).all()
-    for account_id, name in rows:
-        row = select(AccountStatsRow).where(AccountStatsRow.account_id == account_id, AccountStatsRow.preset == preset)
-        stats = s.execute(row.with_for_update()).scalar_one_or_none()  # (two shards adding at once: one waits)
-        if stats is None:
-            s.add(AccountStatsRow(account_id=account_id, preset=preset, counters=merge({}, by_name[name])))
-        else:
-            stats.counters = merge(stats.counters, by_name[name])
+def rating_profile(store: Store, account_id: int) -> dict[str, Any]:
+    """An account's rating, title, rated games and the history of its shown rating (oldest first)."""
+    with store.sessions() as s:
+        row = s.get(RatingRow, account_id)
+        history = s.execute(
+            select(RatingHistoryRow.rating, RatingHistoryRow.at)
+            .where(RatingHistoryRow.account_id == account_id)
+            .order_by(RatingHistoryRow.id.desc())
+            .limit(200)
+        ).all()
+    rating = shown(row.mu, row.sigma) if row is not None else shown(*NEW)
+    return {
+        "rating": rating,
+        "title": title(rating),
+        "rated_games": row.games if row is not None else 0,
+        "history": [{"rating": r, "at": _aware(at).isoformat(timespec="seconds")} for r, at in reversed(history)],
+    }
+
+
+# ------------------------------------------------------------------------------------------ safety
+
+
+def block(store: Store, account_id: int, name: str, on: bool) -> bool:
+    """Block (or unblock) the account ``name``; False: no such account."""
+    with store.sessions.begin() as s:
+        other = s.scalar(select(AccountRow.id).where(AccountRow.name == name, AccountRow.deleted_at.is_(None)))
+        if other is None or other == account_id:
+            return False
+        found = s.get(BlockRow, (account_id, other))
+        if on and found is None:
+            s.add(BlockRow(account_id=account_id, blocked_id=other))
+        elif not on and found is not None:
+            s.delete(found)
+        return True
+
+
+def blocked_names(store: Store, account_id: int) -> list[str]:
+    with store.sessions() as s:
+        return list(
+            s.scalars(
+                select(AccountRow.name)
+                .join(BlockRow, BlockRow.blocked_id == AccountRow.id)
+                .where(BlockRow.account_id == account_id)
+                .order_by(AccountRow.name)
+            ).all()
+        )
+
+
+def report(store: Store, reporter_id: int, reported: str, table: str, reason: str) -> None:
+    with store.sessions.begin() as s:
+        s.add(ReportRow(reporter_id=reporter_id, reported=reported, table_code=table, reason=reason, at=_now()))
+
+
+def reports(store: Store) -> list[dict[str, Any]]:
+    """Every report, newest first (the operator's ``gouji accounts reports``)."""
+    with store.sessions() as s:
+        rows = s.execute(
+            select(ReportRow, AccountRow.name)
+            .join(AccountRow, AccountRow.id == ReportRow.reporter_id)
+            .order_by(ReportRow.id.desc())
+        ).all()
+        return [
+            {
+                "at": _aware(r.at).isoformat(timespec="seconds"),
+                "by": by,
+                "reported": r.reported,
+                "table": r.table_code,
+                "reason": r.reason,
+            }
+            for r, by in rows
+        ]

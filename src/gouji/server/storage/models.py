@@ -6,7 +6,7 @@ from __future__ import annotations
 import datetime as dt
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, UniqueConstraint
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Index, Integer, String, UniqueConstraint
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -126,3 +126,97 @@ class AccountStatsRow(Base):
     account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
     preset: Mapped[str] = mapped_column(String(32), primary_key=True)
     counters: Mapped[dict[str, Any]] = mapped_column(JSON)
+
+
+class RatingRow(Base):
+    """An account's rating (:mod:`gouji.competition.ratings`): ``mu ± sigma``, the ordinal ``mu − 3 sigma`` the
+    leaderboard sorts by, its rated games, and whether it has played enough to be listed."""
+
+    __tablename__ = "ratings"
+    __table_args__ = (Index("ix_ratings_board", "listed", "ordinal"),)
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    ordinal: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    listed: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class RatingHistoryRow(Base):
+    """One rated result of an account: its shown rating after it."""
+
+    __tablename__ = "rating_history"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    rating: Mapped[int] = mapped_column(Integer)
+    table_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class HallTableRow(Base):
+    """A public table as the hall lists it (the database is where the shards meet): written by the shard that
+    holds the table at each change of its seats or status, removed when it ends."""
+
+    __tablename__ = "hall_tables"
+
+    code: Mapped[str] = mapped_column(String(16), primary_key=True)
+    preset: Mapped[str] = mapped_column(String(32))
+    status: Mapped[str] = mapped_column(String(16))
+    seats: Mapped[list[Any]] = mapped_column(JSON)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now, index=True)
+
+
+class HallOnlineRow(Base):
+    """How many connections a shard has open (the hall's "online"), written every few seconds."""
+
+    __tablename__ = "hall_online"
+
+    shard: Mapped[str] = mapped_column(String(32), primary_key=True)
+    online: Mapped[int] = mapped_column(Integer)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class QuickplayRow(Base):
+    """A signed-in person waiting for a table of a preset (快速开始): its ticket (the SHA-256 of the secret the
+    person holds), rating, whether bots may fill; once seated, the table and the seat."""
+
+    __tablename__ = "quickplay"
+    __table_args__ = (Index("ix_quickplay_waiting", "status", "preset", "created_at"),)
+
+    ticket_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), index=True)
+    name: Mapped[str] = mapped_column(String(64))
+    ordinal: Mapped[float] = mapped_column(Float)
+    preset: Mapped[str] = mapped_column(String(32))
+    bots: Mapped[bool] = mapped_column(Boolean)
+    status: Mapped[str] = mapped_column(String(16))
+    table_code: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    shard: Mapped[str] = mapped_column(String(32))
+    """The shard that took the ticket: its restart empties what it took (the queue survives no restart)."""
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class BlockRow(Base):
+    """An account blocked another: quick play never seats them together, and its page hides their phrases."""
+
+    __tablename__ = "blocks"
+
+    account_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"), primary_key=True)
+
+
+class ReportRow(Base):
+    """A report of a player at a table, for the operator (``gouji accounts reports``)."""
+
+    __tablename__ = "reports"
+
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("accounts.id"))
+    reported: Mapped[str] = mapped_column(String(64))
+    table_code: Mapped[str] = mapped_column(String(16))
+    reason: Mapped[str] = mapped_column(String(300))
+    at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)

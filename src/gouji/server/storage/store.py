@@ -33,6 +33,7 @@ from sqlalchemy.orm import Session, sessionmaker
 
 from .engine import StorageError, describe_url, dumps_json, make_engine, migrate, normalize_url
 from .models import EventRow, RecordPlayerRow, RecordRow, RecordSummaryRow, TableRow, _now
+from .results import add_stats
 
 EVENTS_PER_INSERT = 100
 """Rows per multi-row insert of events (6 parameters a row: well inside SQLite's oldest limit of 999)."""
@@ -346,9 +347,9 @@ class Store:
             if p.get("nickname"):
                 s.add(RecordPlayerRow(record_id=row.id, nickname=p["nickname"], seat=p["seat"], bot=False))
         if any(p.get("account") for p in op.players):
-            from ..accounts.store import add_stats  # (the accounts' rows build on this module)
-
-            add_stats(s, op.deal_index, op.players, body)  # in the record's own transaction: once, or not at all
+            add_stats(
+                s, op.deal_index, op.players, body, op.table_id
+            )  # in the record's own transaction: once, or not at all
         return row.id
 
     def record(self, record_id: int) -> dict[str, Any] | None:
