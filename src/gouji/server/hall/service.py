@@ -121,13 +121,13 @@ class HallService:
         people = dict(zip(seats, group, strict=False))
         bots = [None if s in people else FILL_BOT for s in range(6)]
         st = lobby.settings
-        config = parse_table_request(
-            {"preset": preset, "bots": bots, "public": True}, st.turn_seconds, st.bot_delay, st.ready_seconds
-        )
+        request = {"preset": preset, "bots": bots, "public": True}
+        config = parse_table_request(request, st.turn_seconds, st.bot_delay, st.ready_seconds)
+        config = dataclasses.replace(config, seed=st.seeds())  # (stored with its seed: a restart replays it)
         code = await lobby.new_code()
         owner = token_hash(new_token())  # (nobody closes a table of quick play: it plays to its end)
         table_id = await lobby.writer.call(store.create_table, code, config.to_dict(), owner, None)
-        room = Room(table_id, code, dataclasses.replace(config, seed=st.seeds()), owner, lobby.writer, st)
+        room = Room(table_id, code, config, owner, lobby.writer, st)
         lobby.keep(room)
         for seat, person in people.items():
             token = seat_token(secret_of(st), person["ticket_hash"])
