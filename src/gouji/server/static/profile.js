@@ -123,7 +123,7 @@ export class ProfileView {
           const tot = g.totals || [0, 0];
           return h("li", h("a", { href: `/?replay=${g.id}&deal=${deal}` }, `${g.table || t("set_in_progress")} · ${label}`),
             h("span.muted", ` ${t("team_red")} ${tot[0]} : ${tot[1]} ${t("team_blue")}`),
-            g.created_at ? h("span.muted.small", " · " + dateOf(g.created_at)) : null);
+            g.created_at ? h("span.muted.small.nowrap", " · " + dateOf(g.created_at)) : null);
         }))
         : h("p.muted", t("prof_no_games")));
   }
