@@ -84,6 +84,7 @@ def test_sign_up_play_a_deal_see_the_profile_sign_out_and_in(
     page.wait_for_function("() => window.gouji.view.frame")
     code = page.evaluate("window.gouji.view.code")
     assert page.eval_on_selector(".seat.me .seat-name", "e => e.classList.contains('account')")
+    shot(page, f"account-table-{viewport['width']}-{lang}")
     # 托管 plays the person's deal; the 1-deal set ends
     page.click("#auto-btn")
     server.wait(lambda: server.room(code).status == "over", timeout=60, what="the 1-deal set's end")
