@@ -1,6 +1,7 @@
 // The page's router: the lobby at /, a table at /?t=CODE (add &watch=1 to watch), a replay at
 // /?replay=ID&deal=N (&table=T for a table of a duplicate match), a match's scorekeeper at /?match=CODE, an
-// event at /?event=CODE. Everything else is in the modules it loads.
+// event at /?event=CODE, the account's pages at /?account=signin|signup|password|delete, a player's profile at
+// /?player=NAME. Everything else is in the modules it loads.
 
 import { h, clear, storedSeat } from "./dom.js";
 import { t, getLang, setLang, applyI18n, onLangChange } from "./i18n.js";
@@ -8,6 +9,9 @@ import { Lobby } from "./lobby.js";
 import { LiveTable } from "./table.js";
 import { ReplayView } from "./replay.js";
 import { ScorekeeperView, EventView } from "./tourney.js";
+import { AccountPage } from "./account-pages.js";
+import { AccountMenu } from "./account-menu.js";
+import { ProfileView } from "./profile.js";
 
 const main = document.getElementById("view");
 let current = null;
@@ -27,9 +31,16 @@ function route() {
   const replay = q.get("replay");
   const match = (q.get("match") || "").toUpperCase();
   const event = (q.get("event") || "").toUpperCase();
-  document.body.dataset.view = replay ? "replay" : code ? "table" : match ? "match" : event ? "event" : "lobby";
+  const account = q.get("account");
+  const player = q.get("player");
+  document.body.dataset.view = replay ? "replay" : code ? "table" : match ? "match" : event ? "event"
+    : account ? "account" : player ? "profile" : "lobby";
   const exit = () => go("/");
-  if (replay === "live") {
+  if (account) {
+    current = new AccountPage(main, account, { go });
+  } else if (player) {
+    current = new ProfileView(main, player, { go });
+  } else if (replay === "live") {
     // a finished deal of this table's set in progress (its players only); back goes to the table
     const seat = storedSeat(code) || {};
     current = new ReplayView(main, null, Number(q.get("deal") || 0), {
@@ -67,6 +78,9 @@ document.addEventListener("click", (e) => {
 window.addEventListener("popstate", route);
 
 const langBtn = document.getElementById("lang-btn");
+const accountSlot = h("div.account-slot#account-slot");
+langBtn.before(accountSlot);
+new AccountMenu(accountSlot, { go });
 langBtn.addEventListener("click", () => setLang(getLang() === "zh" ? "en" : "zh"));
 onLangChange(() => applyI18n(document));
 applyI18n(document);

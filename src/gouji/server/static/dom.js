@@ -95,8 +95,15 @@ export function storeSeat(code, info) {
   localStorage.setItem(SEATS_KEY, JSON.stringify(all));
 }
 
+// The signed-in account's name (account.js sets it): every nickname field takes it.
+let accountName = null;
+
+export function setAccountName(name) {
+  accountName = name || null;
+}
+
 export function lastNickname() {
-  return localStorage.getItem("gouji.nickname") || "";
+  return accountName || localStorage.getItem("gouji.nickname") || "";
 }
 
 export function rememberNickname(name) {

@@ -223,7 +223,7 @@ export class Lobby {
       const who = s.nickname || (s.bot ? `${t("bot")} ${s.seat + 1}` : t("free"));
       const free = !s.bot && !s.nickname;
       list.appendChild(h("li.team" + (s.seat % 2),
-        h("span.seat-label", t("seat_n", { n: s.seat + 1 })), h("span.who", who),
+        h("span.seat-label", t("seat_n", { n: s.seat + 1 })), h("span.who" + (s.account ? ".account" : ""), { title: s.account ? `${who} · ${t("acc_mark")}` : null }, who),
         free && !(held && held.token) && table.status !== "over"
           ? h("button.btn.small", { type: "button", dataset: { sit: s.seat }, onclick: () => this.join(form, code, s.seat) }, t("sit_here"))
           : h("span.muted", free ? t("free") : t("taken"))));

@@ -202,7 +202,8 @@ function renderSeat(model, s, pos, p, outOrder, places) {
   const head = h(
     "div.seat-head",
     h("span.avatar", { "aria-hidden": "true" }, info.bot ? icon("bot") : name.slice(0, 1).toUpperCase()),
-    h("span.seat-name", { title: name }, name),
+    // (a seat held by an account, beside a guest who may share its name: marked, account.css)
+    h("span.seat-name" + (info.account ? ".account" : ""), { title: info.account ? `${name} · ${t("acc_mark")}` : name }, name),
   );
   el.appendChild(head);
 
