@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from .conftest import LiveServer, shot
+from .conftest import SEEDS, LiveServer, shot
 from .test_table import my_turn, open_seat, state
 
 PHONES = [
@@ -22,6 +22,7 @@ PHONES = [
 LAPTOP = {"width": 1366, "height": 768}
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 TAP = 44
+FIFTEEN_RANKS = 2  # the seed that deals Ann (seat 0) a hand of every rank
 
 # What the page must keep on screen, and large enough to tap: the bar's buttons, the hand's groups, the actions
 # and the question's buttons.
@@ -43,10 +44,15 @@ LAYOUT = """(targets) => {
     const b = box(e);
     if (b.top < -1 || b.bottom > vh + 1 || b.left < -1 || b.right > vw + 1) off.push([e.textContent.trim(), b]);
   }
-  // the hand's groups are inside the hand's bar (which may scroll), the bar inside the screen
+  // the hand's bar is inside the screen, and every rank of the hand inside the bar: none scrolled off in it
   const hand = document.querySelector('.hand');
   const hb = hand ? box(hand) : null;
-  return { scrollH: el.scrollHeight, scrollW: el.scrollWidth, vw, vh, small, off,
+  const hidden = !hand ? [] : [...hand.querySelectorAll('.group')].filter((g) => {
+    const b = box(g);
+    return b.bottom > hb.bottom + 1 || b.top < hb.top - 1 || b.right > hb.right + 1 || b.left < hb.left - 1;
+  }).map((g) => g.dataset.rank);
+  return { scrollH: el.scrollHeight, scrollW: el.scrollWidth, vw, vh, small, off, hidden,
+    ranks: hand ? hand.querySelectorAll('.group').length : 0,
     hand: hb && { top: hb.top, bottom: hb.bottom, left: hb.left, right: hb.right },
     side: !!document.querySelector('.side') && shown(document.querySelector('.side')),
     sheetBtn: !!document.querySelector('#sheet-btn') && shown(document.querySelector('#sheet-btn')) };
@@ -88,6 +94,8 @@ def _check_layout(page: Any, where: str) -> None:
         assert not got["small"], (where, vp, "tap targets under 44 px", got["small"])
         hand = got["hand"]
         assert hand and hand["bottom"] <= vp["height"] + 1 and hand["top"] >= 0, (where, vp, hand)
+        if vp["width"] < vp["height"]:  # (on its side, under a question, the hand's box may still scroll)
+            assert not got["hidden"], (where, vp, f"ranks out of sight of {got['ranks']}", got["hidden"])
         assert got["sheetBtn"] and not got["side"], (where, vp, "the log is a sheet on a phone")
         bar = page.evaluate(BAR_CHECK, False)
         assert not bar["bad"] and len(bar["pts"]) == 2, (where, vp, "the bar's items cut off", bar)
@@ -96,6 +104,20 @@ def _check_layout(page: Any, where: str) -> None:
     got = page.evaluate(LAYOUT, TARGETS)
     assert got["side"] and not got["sheetBtn"] and got["scrollH"] <= LAPTOP["height"], (where, "laptop", got)
     page.set_viewport_size(PHONES[0])
+
+
+def _check_summary_button(page: Any) -> None:
+    """The summary's 准备/继续 button is whole inside the dialog (not under its edge, not half scrolled off) and
+    the screen, while the ready countdown runs; and at least 44 px high."""
+    page.wait_for_selector(".summary .ready-countdown")
+    got = page.evaluate(
+        """() => { const r = (e) => e.getBoundingClientRect().toJSON();
+             return { btn: r(document.querySelector('#summary-continue')), box: r(document.querySelector('.summary')),
+                      vh: innerHeight }; }"""
+    )
+    btn, box = got["btn"], got["box"]
+    assert box["top"] - 1 <= btn["top"] and btn["bottom"] <= box["bottom"] + 1 <= got["vh"] + 2, got
+    assert btn["height"] >= TAP - 0.5, got
 
 
 def _hint_names_its_button(page: Any) -> str:
@@ -124,7 +146,8 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
     In English the summary says "1st out", says why each tribute of the next deal is owed, and offers the
     deal's replay at once while the set goes on (its players only); the log says "Big Joker", never 大王.
     axe-core finds nothing on the table mid-deal, the summary and the replay."""
-    t = _person_table(server, set_length=2)
+    SEEDS.restart(always=FIFTEEN_RANKS)  # Ann is dealt all 15 ranks: three rows of the hand on a phone upright
+    t = _person_table(server, set_length=2, ready_seconds=60)
     room = server.room(t["code"])
     ctx = browser.new_context(viewport=PHONES[0], locale="en-US", base_url=server.url, has_touch=True, is_mobile=True)
     errors: list[str] = []
@@ -143,6 +166,8 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
             phase = page.evaluate("window.gouji.view.frame.view.phase")
             offer = page.evaluate("window.gouji.view.frame.turn.burn_offer")
             kinds.add("burn_offer" if offer else phase)
+            if decisions == 0:
+                assert page.locator(".hand .group").count() == 15, "the seed deals Ann every rank"
             hinted = _hint_names_its_button(page)
             buttons.add(hinted)
             if decisions % 4 == 0 or phase != "play" or offer:
@@ -157,6 +182,7 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
             )
             decisions += 1
             assert decisions < 300, "the deal does not end"
+        _check_summary_button(page)
         shot(page, "phone-390-summary")
         assert axe_violations(page) == [], "the summary"
         replay = page.get_attribute("[data-link='replay-live']", "href")

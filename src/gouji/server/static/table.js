@@ -58,6 +58,8 @@ export class LiveTable {
     this.phoneQuery = window.matchMedia(PHONE_QUERY);
     this.onMedia = () => this.renderAll();
     this.phoneQuery.addEventListener("change", this.onMedia);
+    this.onResize = () => this.fitHand();
+    window.addEventListener("resize", this.onResize);
     this.connect();
   }
 
@@ -69,6 +71,7 @@ export class LiveTable {
     document.removeEventListener("keydown", this.keyHandler);
     this.unLang();
     this.phoneQuery.removeEventListener("change", this.onMedia);
+    window.removeEventListener("resize", this.onResize);
     if (this.ws) this.ws.close();
   }
 

@@ -54,6 +54,7 @@ export const handMethods = {
     if (special.childNodes.length) this.handEl.appendChild(special);
     if (naturals.childNodes.length) this.handEl.appendChild(naturals);
     if (!total(hand)) this.handEl.appendChild(h("div.muted", t("hand_empty")));
+    this.fitHand();
     if (focusRank) {
       const again = this.handEl.querySelector(`[data-rank="${focusRank}"]`);
       if (again) again.focus();
@@ -71,6 +72,16 @@ export const handMethods = {
       this.burnInfo(),
       ].filter(Boolean),
     );
+  },
+
+  /** On a phone the hand's box has a fixed height: a hand of more ranks than two rows hold (all 15: three rows
+   * at 360-390 px) is drawn dense (shorter tiles, tighter rows), so every rank stays in sight, none scrolled
+   * off inside the box. */
+  fitHand() {
+    const el = this.handEl;
+    el.classList.remove("dense");
+    if (!this.phoneQuery || !this.phoneQuery.matches || el.clientHeight === 0) return;
+    if (el.scrollHeight > el.clientHeight + 1) el.classList.add("dense");
   },
 
   /** The hint's reason in the page's language, with the seats' names as shown. */
