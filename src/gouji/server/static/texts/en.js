@@ -49,6 +49,7 @@ export default {
   team_red: "Red",
   team_blue: "Blue",
   totals: "Totals",
+  match_totals: "Match totals",
   points: "Points",
   table_code: "Table",
   copy_link: "Copy invite link",

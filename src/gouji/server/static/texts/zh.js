@@ -49,6 +49,7 @@ export default {
   team_red: "红方",
   team_blue: "蓝方",
   totals: "总分",
+  match_totals: "比赛总分",
   points: "得分",
   // table
   table_code: "桌号",
