@@ -214,7 +214,10 @@ export class LiveTable {
       this.drawQueued = true;
       requestAnimationFrame(() => this.flush());
     }
-    if (this.isMyTurn()) this.suggest();
+    if (this.isMyTurn()) {
+      this.autoDecline();
+      this.suggest();
+    }
   }
 
   /** Draw the state now (what a queued drawing would have drawn). */
