@@ -99,6 +99,7 @@ export default {
   hand_empty: "No cards left",
   selected: "Selected: {cards}",
   nothing_selected: "Tap a rank to select the whole group, again for one fewer; 2s and jokers one per tap (? for help)",
+  nothing_selected_touch: "Tap a rank to select the whole group, again for one fewer; 2s and jokers one per tap",
   btn_play: "Play",
   btn_pass: "Pass",
   btn_no_burn: "No burn",

@@ -103,6 +103,7 @@ export default {
   hand_empty: "手里没牌了",
   selected: "已选：{cards}",
   nothing_selected: "点一个点数选中整手，再点少一张；2 和王点一下加一张（按 ? 看说明）",
+  nothing_selected_touch: "点一个点数选中整手，再点少一张；2 和王点一下加一张",
   btn_play: "出牌",
   btn_pass: "过",
   btn_no_burn: "不烧",
