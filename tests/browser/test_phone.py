@@ -133,8 +133,8 @@ def _hint_names_its_button(page: Any) -> str:
     if page.query_selector(".prompt .prompt-btns"):
         primary = page.eval_on_selector_all(".prompt .btn.primary", "els => els.map(e => e.textContent.trim())")
         assert primary == [hinted], ("the question's bright button is not the hint's", primary, hinted)
-    sent = page.inner_text(".hand-info .sel-text")
-    if page.evaluate("window.gouji.view.isSuggestion()"):  # "…selected: K K K; tap 出牌/烧牌/还贡 to make it"
+    if page.evaluate("window.gouji.view.isSuggestion()") and page.query_selector(".hand-info .sel-text"):
+        sent = page.inner_text(".hand-info .sel-text")  # "…selected: K K K; tap 出牌/烧牌/还贡 to make it"
         assert hinted in sent, (hinted, sent)
     return hinted
 
@@ -166,10 +166,28 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
             phase = page.evaluate("window.gouji.view.frame.view.phase")
             offer = page.evaluate("window.gouji.view.frame.turn.burn_offer")
             kinds.add("burn_offer" if offer else phase)
+            if offer and page.evaluate(
+                "window.gouji.view.autoDeclining !== null && window.gouji.view.autoDeclining !== undefined"
+            ):
+                # a burn Ann's jokers cannot carry: the page answers 不烧 for her (the default setting)
+                kinds.add("auto_declined")
+                page.wait_for_function(
+                    "d => window.gouji.view.frame.turn.decision !== d",
+                    arg=page.evaluate("window.gouji.view.frame.turn.decision"),
+                )
+                continue
             if decisions == 0:
                 assert page.locator(".hand .group").count() == 15, "the seed deals Ann every rank"
             hinted = _hint_names_its_button(page)
             buttons.add(hinted)
+            if decisions >= 1 and phase == "play":
+                # the selection tip was shown until Ann's first answer: the hint's reason has the room, whole
+                info = page.evaluate(
+                    """() => { const i = document.querySelector('.hand-info'), r = i.querySelector('.hint-reason');
+                         return { text: i.textContent, cut: !!r && (r.getBoundingClientRect().bottom >
+                           i.getBoundingClientRect().bottom + 1 || r.scrollHeight > r.clientHeight + 1) }; }"""
+                )
+                assert "Tap a rank" not in info["text"] and not info["cut"], (decisions, info)
             if decisions % 4 == 0 or phase != "play" or offer:
                 _check_layout(page, f"decision {decisions} ({phase})")
             if decisions == 2:

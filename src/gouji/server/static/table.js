@@ -133,6 +133,10 @@ export class LiveTable {
       if (need && !need.ok) return this.confirmAct(action, t("confirm_burn_short", need), t("price_last"));
     }
     this.confirming = null;
+    if (!this.tipDone()) {
+      this.tipSeen = true; // (the selection tip is shown until the player's first answer or selection)
+      localStorage.setItem("gouji.tipDone", "1");
+    }
     const id = "a" + ++this.msgId;
     // the intent names the decision it answers: seats taken or left, 托管 and ready marks do not make it stale
     const decision = this.frame.turn.decision;

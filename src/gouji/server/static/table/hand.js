@@ -11,7 +11,15 @@ import { reasonText } from "../reasons.js";
 import { LONG_PRESS_MS, DOUBLE_CLICK_MS } from "./common.js";
 import { allowed, answerWith, burnNeed, burnLeft } from "./legal.js";
 
+const TIP_KEY = "gouji.tipDone";
+
 export const handMethods = {
+  /** Whether this browser's player has selected on their own once (the selection tip is then not shown). */
+  tipDone() {
+    if (this.tipSeen === undefined) this.tipSeen = localStorage.getItem(TIP_KEY) === "1";
+    return this.tipSeen;
+  },
+
   handCounts() {
     return parseCounts((this.frame && this.frame.view.hand) || "");
   },
@@ -64,10 +72,20 @@ export const handMethods = {
     const suggestion = !!selText && this.isSuggestion();
     this.handEl.classList.toggle("suggested", suggestion);
     const said = suggestion ? "suggested_sel" : "selected";
+    // the tip on selecting is shown until the player's first selection of their own, then the line is the
+    // hint's (on a phone, where the hand-info has two short lines, the tip names no key)
+    if (total(this.sel) && !suggestion && !this.tipDone()) {
+      this.tipSeen = true;
+      localStorage.setItem(TIP_KEY, "1");
+    }
+    const phone = !!(this.phoneQuery && this.phoneQuery.matches);
+    const tip = this.tipDone() ? null : t(phone ? "nothing_selected_touch" : "nothing_selected");
+    // (on a phone the hint's line says what is selected for the player: the reason takes the room)
+    const quiet = phone && suggestion && this.hint;
     this.handInfo.append(
-      ...[h("span.sel-text", selText
+      ...[(selText && !quiet) || (!selText && tip) ? h("span.sel-text", selText
         ? t(said, { cards: `${cardsText(selText)} (${total(this.sel)})`, button: t(this.sendButton()) })
-        : t("nothing_selected")),
+        : tip) : null,
       this.hint && !SETUP_PHASES.includes(v.phase) ? h("span.hint-reason", icon("bulb"), " ", this.hintLine()) : null,
       this.burnInfo(),
       ].filter(Boolean),
