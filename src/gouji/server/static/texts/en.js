@@ -321,7 +321,7 @@ export default {
   g_long: "Long-press a rank: clear that group",
   g_suggest: "When you are asked, the hint's play is already selected for you (dashed frame): click Play or press Enter to play it; click another rank to choose your own (Settings can turn this off)",
   g_pass: "Pass / No burn: one click, whatever is selected",
-  keys_select: "select cards (again: one more)",
+  keys_select: "select a rank as a click does (again: one fewer)",
   keys_fewer: "one fewer",
   keys_play: "play / burn",
   keys_pass: "pass / no burn",

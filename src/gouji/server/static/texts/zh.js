@@ -333,7 +333,7 @@ export default {
   g_long: "长按一个点数：清掉这一组",
   g_suggest: "轮到你时提示的牌已经替你选好（虚线框）：点「出牌」或按 Enter 就出；点别的点数就重新选（可在设置里关掉）",
   g_pass: "「过」「不烧」一点就过，不管选了什么",
-  keys_select: "选牌（再按加一张）",
+  keys_select: "选中这一点数，同点一下（再按少一张）",
   keys_fewer: "少选一张",
   keys_play: "出牌 / 烧牌",
   keys_pass: "过 / 不烧",
