@@ -296,6 +296,21 @@ def test_the_hint_play_is_selected_for_the_player_and_a_double_click_plays_a_ran
     page.click(".hand .group[data-rank='8']")  # another rank: the suggestion gives way
     assert gouji.engine.cards.format_counts(tuple(page.evaluate("window.gouji.view.sel"))) == "88"
     assert not page.query_selector(".hand.suggested")
+    # the keyboard selects as clicks do: a rank key takes the whole group (one press), again one fewer, and
+    # over the hint's suggestion it starts a selection of its own (K over the suggested KKK: KKK, never more)
+    sel = lambda: gouji.engine.cards.format_counts(tuple(page.evaluate("window.gouji.view.sel")))  # noqa: E731
+    page.keyboard.press("Escape")
+    page.keyboard.press("5")
+    assert sel() == "55"
+    page.keyboard.press("5")
+    assert sel() == "5"
+    page.keyboard.press("Escape")
+    page.evaluate("window.gouji.view.askHint({ soft: true, epoch: window.gouji.view.selEpoch })")
+    page.wait_for_selector(".hand.suggested")
+    page.keyboard.press("k")
+    assert sel() == "KKK" and page.is_enabled("#btn-play")
+    page.keyboard.press("8")
+    assert sel() == "88" and page.is_enabled("#btn-play")
     page.keyboard.press("Escape")
     page.dblclick(".hand .group[data-rank='5']")
     server.wait(lambda: len(sent) == 2, what="the double click's play")

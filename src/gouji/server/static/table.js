@@ -315,6 +315,19 @@ export class LiveTable {
     this.markHint();
     this.renderDuplicate();
     this.renderAutoReturn();
+    this.placeFocus();
+  }
+
+  /** The table just drawn its hand (opened from the lobby, a link, a reload): the keyboard starts on the hand,
+   * not on the page's body. Once. */
+  placeFocus() {
+    if (this.focusPlaced) return;
+    const first = this.root.querySelector(".hand .group");
+    if (!first && this.seat !== null) return;
+    this.focusPlaced = true;
+    const active = document.activeElement;
+    const target = first || this.root.querySelector(".table-bar button");
+    if (target && (!active || active === document.body || !active.isConnected)) target.focus({ preventScroll: true });
   }
 
   isMyTurn() {

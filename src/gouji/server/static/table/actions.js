@@ -4,7 +4,7 @@
 import { icon } from "../icons.js";
 import { h, clear, api, toast } from "../dom.js";
 import { t } from "../i18n.js";
-import { RANKS, TWO, parseCounts, formatCounts, total } from "../cards.js";
+import { RANKS, parseCounts, formatCounts, total } from "../cards.js";
 import { cardsText, SETUP_PHASES } from "../render.js";
 
 import { KEY_RANKS, AUTO_DECLINE_MS } from "./common.js";
@@ -277,11 +277,16 @@ export const actionsMethods = {
     const key = e.key;
     const ch = KEY_RANKS[e.code];
     if (ch && this.seat !== null) {
+      // a rank key is a click on the rank (the whole group, or what the play to beat needs; again, one fewer;
+      // 2s and jokers one a press); over the hint's suggestion it starts a selection of its own. Shift: one fewer
       const r = RANKS.indexOf(ch);
       const n = this.handCounts()[r];
-      if (n && r < TWO && !this.sel[r] && this.isSuggestion()) this.sel.fill(0);
-      this.suggested = null;
-      if (n) this.setSel(r, e.shiftKey ? Math.max(0, this.sel[r] - 1) : Math.min(n, this.sel[r] + 1));
+      if (n && this.isSuggestion()) {
+        this.sel.fill(0);
+        this.suggested = null;
+      }
+      if (n && e.shiftKey) this.setSel(r, Math.max(0, this.sel[r] - 1));
+      else if (n) this.clickRank(r);
       e.preventDefault();
       return;
     }
