@@ -26,7 +26,16 @@ FIFTEEN_RANKS = 2  # the seed that deals Ann (seat 0) a hand of every rank
 
 # What the page must keep on screen, and large enough to tap: the bar's buttons, the hand's groups, the actions
 # and the question's buttons.
-TARGETS = ".table-bar button, .hand .group, .actions .btn, .prompt .btn"
+TARGETS = ".table-bar button, .table-bar a, .topbar a, .topbar button, .hand .group, .actions .btn, .prompt .btn"
+# the lobby's targets: its fields, its check boxes (their labels), its buttons and chips, the top bar's
+LOBBY_TARGETS = (
+    "#view input:not([type=checkbox]):not([type=radio]), #view select, #view label.check, #view .btn, #view .chip,"
+    " .topbar a, .topbar button"
+)
+SMALL = """(targets) => [...document.querySelectorAll(targets)].filter((e) => e.offsetWidth || e.offsetHeight)
+  .map((e) => [(e.id || e.className) + ' ' + e.textContent.trim().slice(0, 16), e.getBoundingClientRect()])
+  .filter(([, b]) => b.width < 43.5 || b.height < 43.5)
+  .map(([w, b]) => [w, Math.round(b.width), Math.round(b.height)])"""
 LAYOUT = """(targets) => {
   const vw = innerWidth, vh = innerHeight, el = document.scrollingElement;
   const box = (e) => e.getBoundingClientRect().toJSON();
@@ -118,6 +127,7 @@ def _check_summary_button(page: Any) -> None:
     btn, box = got["btn"], got["box"]
     assert box["top"] - 1 <= btn["top"] and btn["bottom"] <= box["bottom"] + 1 <= got["vh"] + 2, got
     assert btn["height"] >= TAP - 0.5, got
+    assert page.evaluate(SMALL, ".summary .btn, .summary .chip") == [], "the summary's targets under 44 px"
 
 
 def _hint_names_its_button(page: Any) -> str:
@@ -332,6 +342,7 @@ def test_the_lobby_reaches_its_open_button_without_scrolling_and_names_bots_by_l
             page.click("#more-options summary")
             labels = page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.textContent)")
             assert "机器人 · 高手" in labels and not any("heuristic" in x or "random" in x for x in labels), labels
+            assert page.evaluate(SMALL, LOBBY_TARGETS) == [], ("the lobby's targets under 44 px", vp)
             shot(page, f"lobby-{vp['width']}")
             assert axe_violations(page) == [], "the lobby"
         finally:
