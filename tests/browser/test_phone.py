@@ -4,6 +4,8 @@ Screenshots go to ``tests/browser/artifacts/``."""
 
 from __future__ import annotations
 
+import os
+import shutil
 import urllib.error
 from pathlib import Path
 from typing import Any
@@ -20,6 +22,7 @@ PHONES = [
     {"width": 740, "height": 360},
 ]
 LAPTOP = {"width": 1366, "height": 768}
+DOCS = Path(__file__).resolve().parents[2] / "docs"  # GOUJI_UPDATE_SCREENSHOT=1: the phone shots go there too
 AXE = Path(__file__).resolve().parents[2] / "node_modules" / "axe-core" / "axe.min.js"
 TAP = 44
 FIFTEEN_RANKS = 2  # the seed that deals Ann (seat 0) a hand of every rank
@@ -201,7 +204,9 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
             if decisions % 4 == 0 or phase != "play" or offer:
                 _check_layout(page, f"decision {decisions} ({phase})")
             if decisions == 2:
-                shot(page, "phone-390-in-play")
+                path = shot(page, "phone-390-in-play")
+                if os.environ.get("GOUJI_UPDATE_SCREENSHOT"):
+                    shutil.copyfile(path, DOCS / "phone-table.png")
                 assert axe_violations(page) == [], "the table mid-deal"
             before = state(page)
             page.click(".hinted")
@@ -211,7 +216,9 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
             decisions += 1
             assert decisions < 300, "the deal does not end"
         _check_summary_button(page)
-        shot(page, "phone-390-summary")
+        path = shot(page, "phone-390-summary")
+        if os.environ.get("GOUJI_UPDATE_SCREENSHOT"):
+            shutil.copyfile(path, DOCS / "phone-summary.png")
         assert axe_violations(page) == [], "the summary"
         replay = page.get_attribute("[data-link='replay-live']", "href")
         assert decisions > 3 and "Play" in buttons, (decisions, buttons, kinds)
