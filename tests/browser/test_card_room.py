@@ -540,8 +540,10 @@ def test_settings_ask_single_and_sound(new_page: Any, server: LiveServer) -> Non
     server.wait(lambda: room.seats[0].ask_single, what="the server to hear the setting")
     page.check("#pref-sound")
     page.uncheck("#pref-suggest")
+    assert page.is_checked("#pref-burn-chance")  # (asked to burn only with a chance: on by default)
+    page.uncheck("#pref-burn-chance")
     prefs = page.evaluate("JSON.parse(localStorage.getItem('gouji.prefs'))")
-    assert prefs == {"sound": True, "askSingle": True, "suggest": False}
+    assert prefs == {"sound": True, "askSingle": True, "suggest": False, "burnChanceOnly": False}
     shot(page, "settings")
     page.click("#settings-close")
 
