@@ -72,6 +72,20 @@ class Server:
         return await asyncio.to_thread(call)
 
 
+AUTO_DECLINE_S = 1.55
+"""The page's mean pause before it answers a hopeless burn offer 不烧 (AUTO_DECLINE_MS in table/common.js)."""
+
+
+def hopeless_burn(turn: dict[str, Any]) -> bool:
+    """The page's test (table/actions.js, hopelessBurn): a burn offer of which every burn listed needs more
+    jokers than the hand keeps."""
+    if not turn.get("burn_offer"):
+        return False
+    burns = [c for c in turn.get("choices") or (turn.get("legal") or {}).get("explicit") or [] if c.startswith("burn ")]
+    needs = list((turn.get("burn_needs") or {}).values())
+    return bool(burns) and len(needs) == len(burns) and all(jokers < needed for _, needed, jokers in needs)
+
+
 async def play_deal(srv: Server, preset: str, think: float, bot_delay: float, turn_seconds: float) -> dict[str, Any]:
     """One deal of ``preset``: the person at seat 0 answers each question after ``think`` seconds, with the
     hint's choice."""
@@ -91,6 +105,7 @@ async def play_deal(srv: Server, preset: str, think: float, bot_delay: float, tu
     )
     code, token = t["code"], t["token"]
     questions = 0
+    declined = 0
     answering = 0.0
     taps = 0
     start = None
@@ -115,6 +130,15 @@ async def play_deal(srv: Server, preset: str, think: float, bot_delay: float, tu
                 continue
             answered.add(decision)
             asked = time.monotonic()
+            if hopeless_burn(turn):
+                # the page's default (issue 45): a burn the hand cannot carry is answered 不烧 for the person
+                # after a person's pause; not a question, and the time is waiting
+                await asyncio.sleep(AUTO_DECLINE_S)
+                msg_id += 1
+                decline = {"type": "act", "action": "pass", "decision": decision, "token": token, "id": f"a{msg_id}"}
+                await ws.send(json.dumps(decline))
+                declined += 1
+                continue
             questions += 1
             hint: dict[str, Any] = {}
             for _ in range(50):  # (the server works out a few hints at once: busy is asked again)
@@ -143,6 +167,7 @@ async def play_deal(srv: Server, preset: str, think: float, bot_delay: float, tu
         "wall_s": round(wall, 1),
         "waiting_share": round((wall - answering) / wall, 3) if wall else None,
         "questions": questions,
+        "auto_declined": declined,
         "taps_per_question": round(taps / questions, 2) if questions else None,
         "after_out_s": round(end - out_at, 1) if out_at is not None else 0.0,
         "windows": len(timings),
@@ -175,12 +200,14 @@ async def main() -> None:
         return
     print(f"a person answering in {args.think} s, bots at {args.bot_delay} s, one deal of each preset:")
     print(
-        f"{'preset':<12} {'wall s':>7} {'waiting':>8} {'questions':>10} {'taps/q':>7}   windows: the person's s, "
+        f"{'preset':<12} {'wall s':>7} {'waiting':>8} {'questions':>10} {'不烧 auto':>9} {'taps/q':>7}   "
+        "windows: the person's s, "
         "bots choosing n/s, nobody choosing n/s"
     )
     for r in results:
         print(
             f"{r['preset']:<12} {r['wall_s']:>7.1f} {r['waiting_share']:>8.0%} {r['questions']:>10} "
+            f"{r['auto_declined']:>9} "
             f"{r['taps_per_question']:>7}   {r['person_windows_s']:>5.1f} s, {r['bot_choice_windows']:>3}/"
             f"{r['bot_choice_s']:.1f} s, {r['no_choice_windows']:>3}/{r['no_choice_s']:.1f} s"
         )

@@ -205,13 +205,20 @@ def test_hint_reasons_in_both_languages_with_the_seat_names_shown(new_page: Any,
 
 
 def test_a_burn_that_cannot_be_carried_is_warned_and_confirmed(new_page: Any, server: LiveServer) -> None:
+    """Asked about a burn her jokers cannot carry (she chose to be asked always), Ann is warned and asked to
+    confirm. With the default setting (asked to burn only with a chance) the page answers 不烧 for her after a
+    person's pause, while the server asks her seat as ever (the window over it unchanged); with jokers to carry
+    a burn she is asked."""
     t = _person_with_bots(server)
     room = server.room(t["code"])
     # seat 4 leads QQQ; Ann (seat 0) holds KKK and a single joker for three more plays
-    deal = gouji.Deal.from_hands(["KKKX8865543", "9996", "AA76", "8863", "QQQ3", "7543"], "qingdao", leader=4)
+    hands = ["KKKX8865543", "9996", "AA76", "8863", "QQQ3", "7543"]
+    deal = gouji.Deal.from_hands(hands, "qingdao", leader=4)
     _put_deal(server, room, deal)
     page = new_page()
-    _set_suggest(page, False)  # the person selects on their own
+    sent = sent_actions(page)
+    # the person selects on their own, and is asked about every burn
+    page.evaluate("() => localStorage.setItem('gouji.prefs', JSON.stringify({suggest: false, burnChanceOnly: false}))")
     open_seat(page, t["code"], 0, t["token"], "Ann")
     server.wait(lambda: room.window is not None and 0 in room.window.asked, what="Ann offered the burn")
     page.wait_for_function("() => window.gouji.view.frame.turn.burn_offer === true")
@@ -227,6 +234,36 @@ def test_a_burn_that_cannot_be_carried_is_warned_and_confirmed(new_page: Any, se
     page.click("#confirm-cancel")
     page.wait_for_selector("#confirm", state="detached")
     assert room.window is not None and 0 in room.window.asked  # nothing was sent
+    assert not sent
+
+    # the default setting: the same hopeless offer is answered 不烧 by the page, after a person's pause
+    _set_suggest(page, False)
+    for could in (False, True):
+        if could:
+            hands = ["KKKX88", *hands[1:]]  # KKK, then X88 carries the burn: asked
+        _put_deal(server, room, gouji.Deal.from_hands(hands, "qingdao", leader=4))
+        before = len(room.timings)
+        sent.clear()
+        page.reload()
+        server.wait(lambda: room.window is not None and 0 in room.window.asked, what="Ann offered the burn")
+        asked = time.monotonic()
+        page.wait_for_function(
+            "() => { const v = window.gouji && window.gouji.view; return !!(v && v.frame && v.frame.turn.burn_offer); }"
+        )
+        if could:
+            time.sleep(2.6)  # longer than the page's pause (AUTO_DECLINE_MS)
+            assert room.window is not None and 0 in room.window.asked and not sent, "Ann could burn: she is asked"
+            assert "自动不烧" not in page.inner_text(".status-line")
+            break
+        assert "自动不烧" in page.inner_text(".status-line")
+        shot(page, "burn-auto-decline")
+        offer = page.evaluate("window.gouji.view.frame.turn.decision")
+        page.wait_for_function("d => window.gouji.view.frame.turn.decision !== d", arg=offer)
+        waited = time.monotonic() - asked
+        assert [m["action"] for m in sent] == ["pass"] and waited >= 0.85, (sent, waited)
+        # the server asked Ann's seat and held its window as for anyone asked (prompted, a person's time)
+        burn = next(w for w in list(room.timings)[before:] if w[0] == "burn")
+        assert burn[2] is True and burn[1] >= 0.85, burn
 
 
 def test_the_hint_play_is_selected_for_the_player_and_a_double_click_plays_a_rank(
@@ -259,6 +296,21 @@ def test_the_hint_play_is_selected_for_the_player_and_a_double_click_plays_a_ran
     page.click(".hand .group[data-rank='8']")  # another rank: the suggestion gives way
     assert gouji.engine.cards.format_counts(tuple(page.evaluate("window.gouji.view.sel"))) == "88"
     assert not page.query_selector(".hand.suggested")
+    # the keyboard selects as clicks do: a rank key takes the whole group (one press), again one fewer, and
+    # over the hint's suggestion it starts a selection of its own (K over the suggested KKK: KKK, never more)
+    sel = lambda: gouji.engine.cards.format_counts(tuple(page.evaluate("window.gouji.view.sel")))  # noqa: E731
+    page.keyboard.press("Escape")
+    page.keyboard.press("5")
+    assert sel() == "55"
+    page.keyboard.press("5")
+    assert sel() == "5"
+    page.keyboard.press("Escape")
+    page.evaluate("window.gouji.view.askHint({ soft: true, epoch: window.gouji.view.selEpoch })")
+    page.wait_for_selector(".hand.suggested")
+    page.keyboard.press("k")
+    assert sel() == "KKK" and page.is_enabled("#btn-play")
+    page.keyboard.press("8")
+    assert sel() == "88" and page.is_enabled("#btn-play")
     page.keyboard.press("Escape")
     page.dblclick(".hand .group[data-rank='5']")
     server.wait(lambda: len(sent) == 2, what="the double click's play")
@@ -377,6 +429,8 @@ def test_on_a_phone_no_boxes_overlap_in_a_burn_with_the_timer_running(browser: A
     try:
         page = ctx.new_page()
         page.goto("/")
+        # (Ann's jokers cannot carry the burn: asked about it all the same, as she chose)
+        page.evaluate("() => localStorage.setItem('gouji.prefs', JSON.stringify({burnChanceOnly: false}))")
         open_seat(page, t["code"], 0, t["token"], "Ann")
         page.wait_for_function("() => window.gouji.view.frame.turn.burn_offer === true")
         page.wait_for_selector(".seat.me .timer")
@@ -486,8 +540,10 @@ def test_settings_ask_single_and_sound(new_page: Any, server: LiveServer) -> Non
     server.wait(lambda: room.seats[0].ask_single, what="the server to hear the setting")
     page.check("#pref-sound")
     page.uncheck("#pref-suggest")
+    assert page.is_checked("#pref-burn-chance")  # (asked to burn only with a chance: on by default)
+    page.uncheck("#pref-burn-chance")
     prefs = page.evaluate("JSON.parse(localStorage.getItem('gouji.prefs'))")
-    assert prefs == {"sound": True, "askSingle": True, "suggest": False}
+    assert prefs == {"sound": True, "askSingle": True, "suggest": False, "burnChanceOnly": False}
     shot(page, "settings")
     page.click("#settings-close")
 

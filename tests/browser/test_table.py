@@ -52,6 +52,8 @@ def create_in_lobby(
     page.click("#create-btn")
     page.wait_for_selector(".felt")
     page.wait_for_function("() => window.gouji.view.frame")
+    # the keyboard starts on the table (a rank of the hand, or the bar), not on the page's body
+    page.wait_for_function("() => document.activeElement && document.activeElement !== document.body")
     code: str = page.evaluate("window.gouji.view.code")
     return code
 

@@ -42,6 +42,27 @@ def play_a_few(page: Any, n: int) -> None:
         act_by_hint(page)
 
 
+# The scorekeeper's words stay whole at a laptop's width: no text of a seat's line or of the sheet's first column
+# wrapped (one character a line: "机器人 · 高手" squeezed into a column one glyph wide).
+SQUEEZED = """() => {
+  const out = [];
+  for (const e of document.querySelectorAll('.dup-table .seat-list li > span, .dup-score td:first-child')) {
+    const r = document.createRange();
+    r.selectNodeContents(e);
+    const lines = new Set([...r.getClientRects()].filter((b) => b.width > 0).map((b) => Math.round(b.bottom))).size;
+    if (lines > 1) out.push([e.textContent.trim(), lines, Math.round(e.getBoundingClientRect().width)]);
+  }
+  return out;
+}"""
+
+
+def _check_scorekeeper_lines(page: Any) -> None:
+    page.wait_for_selector(".dup-table .seat-list li")
+    width = page.evaluate("innerWidth")
+    assert width == 1366, width
+    assert page.evaluate(SQUEEZED) == [], "the scorekeeper's lines squeezed at 1366 px"
+
+
 def test_a_duplicate_match_of_two_people_and_ten_bots_runs_to_its_result(new_page: Any, server: LiveServer) -> None:
     org = new_page()
     org.wait_for_selector("#match-form")
@@ -68,6 +89,7 @@ def test_a_duplicate_match_of_two_people_and_ten_bots_runs_to_its_result(new_pag
     codes = org.eval_on_selector_all(".dup-codes .code-text", "els => els.map(e => e.textContent)")
     assert codes[:2] == hall.team_codes() and len(codes) == 4  # (read with the organiser's token)
     assert org.inner_text(".dup-table[data-table='0'] .seat-list li:first-child .team-name") == "East"
+    _check_scorekeeper_lines(org)
 
     ann = new_page()
     t1 = join_team(ann, codes[0], "Ann")
@@ -117,6 +139,17 @@ def test_a_duplicate_match_of_two_people_and_ten_bots_runs_to_its_result(new_pag
         shutil.copyfile(path, DOCS_SCREENSHOT)
     # the people's tables show the match points too, and link to the scorekeeper
     ann.wait_for_selector("#dup-scorekeeper-link")
+    # 总分 at both tables is the match's, as the scorekeeper counts it (each side its team's), not the table's
+    for page, table in ((ann, 0), (bob, 1)):
+        want = [str(t.totals[k if table == 0 else 1 - k]) for k in (0, 1)]
+        page.wait_for_function(
+            "w => [...document.querySelectorAll('.table-bar .score .pts')].map((e) => e.textContent).join() === w",
+            arg=",".join(want),
+        )
+        page.wait_for_selector("#summary-totals")
+        line = page.inner_text("#summary-totals")
+        assert "比赛总分" in line and all(w in line for w in want), (table, line, want)
+    _check_scorekeeper_lines(org)
 
     # either table of the match replays step by step
     org.wait_for_selector(".replay-links a[href*='table=1']")

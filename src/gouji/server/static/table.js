@@ -58,6 +58,8 @@ export class LiveTable {
     this.phoneQuery = window.matchMedia(PHONE_QUERY);
     this.onMedia = () => this.renderAll();
     this.phoneQuery.addEventListener("change", this.onMedia);
+    this.onResize = () => this.fitHand();
+    window.addEventListener("resize", this.onResize);
     this.connect();
   }
 
@@ -69,6 +71,7 @@ export class LiveTable {
     document.removeEventListener("keydown", this.keyHandler);
     this.unLang();
     this.phoneQuery.removeEventListener("change", this.onMedia);
+    window.removeEventListener("resize", this.onResize);
     if (this.ws) this.ws.close();
   }
 
@@ -130,6 +133,10 @@ export class LiveTable {
       if (need && !need.ok) return this.confirmAct(action, t("confirm_burn_short", need), t("price_last"));
     }
     this.confirming = null;
+    if (!this.tipDone()) {
+      this.tipSeen = true; // (the selection tip is shown until the player's first answer or selection)
+      localStorage.setItem("gouji.tipDone", "1");
+    }
     const id = "a" + ++this.msgId;
     // the intent names the decision it answers: seats taken or left, 托管 and ready marks do not make it stale
     const decision = this.frame.turn.decision;
@@ -211,7 +218,10 @@ export class LiveTable {
       this.drawQueued = true;
       requestAnimationFrame(() => this.flush());
     }
-    if (this.isMyTurn()) this.suggest();
+    if (this.isMyTurn()) {
+      this.autoDecline();
+      this.suggest();
+    }
   }
 
   /** Draw the state now (what a queued drawing would have drawn). */
@@ -305,6 +315,19 @@ export class LiveTable {
     this.markHint();
     this.renderDuplicate();
     this.renderAutoReturn();
+    this.placeFocus();
+  }
+
+  /** The table just drawn its hand (opened from the lobby, a link, a reload): the keyboard starts on the hand,
+   * not on the page's body. Once. */
+  placeFocus() {
+    if (this.focusPlaced) return;
+    const first = this.root.querySelector(".hand .group");
+    if (!first && this.seat !== null) return;
+    this.focusPlaced = true;
+    const active = document.activeElement;
+    const target = first || this.root.querySelector(".table-bar button");
+    if (target && (!active || active === document.body || !active.isConnected)) target.focus({ preventScroll: true });
   }
 
   isMyTurn() {

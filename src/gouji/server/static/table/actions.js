@@ -4,15 +4,17 @@
 import { icon } from "../icons.js";
 import { h, clear, api, toast } from "../dom.js";
 import { t } from "../i18n.js";
-import { RANKS, TWO, parseCounts, formatCounts, total } from "../cards.js";
+import { RANKS, parseCounts, formatCounts, total } from "../cards.js";
 import { cardsText, SETUP_PHASES } from "../render.js";
 
-import { KEY_RANKS } from "./common.js";
+import { KEY_RANKS, AUTO_DECLINE_MS } from "./common.js";
+import { listed } from "./legal.js";
 
 export const actionsMethods = {
   /** When this seat's one legal answer is given for it: what the page says instead of asking (要不起 …). */
   forcedText() {
     const turn = this.frame && this.frame.turn;
+    if (turn && this.autoDeclining === turn.decision && this.isMyTurn()) return t("auto_no_burn");
     if (!turn || !turn.forced || this.seat === null) return null;
     const kind = turn.kind;
     if (kind === "burn") return t("forced_no_burn");
@@ -53,6 +55,46 @@ export const actionsMethods = {
       return { text: t("p_return", { n: this.returnSize(), name: this.name(this.returnTo()) }), buttons: [] };
     }
     return null;
+  },
+
+  /** Whether this seat's own cards can carry none of the burns offered: each burn the server lists leaves
+   * more plays than jokers for them (诈烧 certain; the hint says 没有王就烧不下去). A burn that goes out at
+   * once is carried. */
+  hopelessBurn() {
+    const turn = this.frame.turn;
+    if (!turn.burn_offer || this.frame.view.phase !== "play") return false;
+    const burns = listed(turn, "burn");
+    const needs = Object.values(turn.burn_needs || {});
+    return burns.length > 0 && needs.length === burns.length && needs.every(([, needed, jokers]) => jokers < needed);
+  },
+
+  /**
+   * The setting "ask me to burn only with a chance" (on by default): a hopeless burn offer is answered 不烧 by
+   * the page, after a person's pause (AUTO_DECLINE_MS). The server is not told: it asked the seat as it asks
+   * anyone offered a burn, and its window (timer, masking time) over the seat is the same, so the table learns
+   * nothing of who could burn. Any change of the selection, or an answer, first cancels it.
+   */
+  autoDecline() {
+    const f0 = this.frame;
+    if (!this.prefs.burnChanceOnly || !this.info || !this.isMyTurn() || this.pending) return;
+    const decision = f0.turn.decision; // (other seats' marks may bring frames meanwhile: the decision stays)
+    if (this.autoDeclineFor === decision || !this.hopelessBurn()) return;
+    this.autoDeclineFor = decision;
+    this.autoDeclining = decision;
+    this.renderFelt();
+    const epoch = this.selEpoch;
+    const [lo, hi] = AUTO_DECLINE_MS;
+    setTimeout(() => {
+      if (this.autoDeclining !== decision) return;
+      this.autoDeclining = null;
+      const f = this.frame;
+      const still = this.alive && f && this.isMyTurn() && f.turn.decision === decision;
+      if (!still || this.pending || this.confirming || this.selEpoch !== epoch) {
+        if (this.alive && f) this.renderAll();
+        return;
+      }
+      this.act("pass");
+    }, lo + Math.random() * (hi - lo));
   },
 
   /** The label key of the button that makes the hint's choice (出牌, 烧牌, 还贡, 过, 不烧, 不宣 …). */
@@ -235,11 +277,16 @@ export const actionsMethods = {
     const key = e.key;
     const ch = KEY_RANKS[e.code];
     if (ch && this.seat !== null) {
+      // a rank key is a click on the rank (the whole group, or what the play to beat needs; again, one fewer;
+      // 2s and jokers one a press); over the hint's suggestion it starts a selection of its own. Shift: one fewer
       const r = RANKS.indexOf(ch);
       const n = this.handCounts()[r];
-      if (n && r < TWO && !this.sel[r] && this.isSuggestion()) this.sel.fill(0);
-      this.suggested = null;
-      if (n) this.setSel(r, e.shiftKey ? Math.max(0, this.sel[r] - 1) : Math.min(n, this.sel[r] + 1));
+      if (n && this.isSuggestion()) {
+        this.sel.fill(0);
+        this.suggested = null;
+      }
+      if (n && e.shiftKey) this.setSel(r, Math.max(0, this.sel[r] - 1));
+      else if (n) this.clickRank(r);
       e.preventDefault();
       return;
     }

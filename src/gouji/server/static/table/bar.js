@@ -30,10 +30,18 @@ export const barMethods = {
   },
 
 
+  /** Each side's score: the set's totals; at a duplicate match's table the match's (the deals both tables
+   * finished, as the scorekeeper counts them), each side's team's — never this table's points alone. */
+  sideTotals(tableTotals) {
+    const dup = this.table && this.table.duplicate;
+    if (dup && dup.totals) return [0, 1].map((k) => dup.totals[dup.table === 1 ? 1 - k : k]);
+    return tableTotals || [0, 0];
+  },
+
   renderBar() {
     const tb = this.table;
     const cfg = this.config || {};
-    const pts = tb.totals || [0, 0];
+    const pts = this.sideTotals(tb.totals);
     const setLen = cfg.set_length || 1;
     const mySeat = this.seat;
     const auto = mySeat !== null && tb.seats && tb.seats[mySeat] && tb.seats[mySeat].auto;

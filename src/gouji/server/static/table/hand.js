@@ -11,7 +11,15 @@ import { reasonText } from "../reasons.js";
 import { LONG_PRESS_MS, DOUBLE_CLICK_MS } from "./common.js";
 import { allowed, answerWith, burnNeed, burnLeft } from "./legal.js";
 
+const TIP_KEY = "gouji.tipDone";
+
 export const handMethods = {
+  /** Whether this browser's player has selected on their own once (the selection tip is then not shown). */
+  tipDone() {
+    if (this.tipSeen === undefined) this.tipSeen = localStorage.getItem(TIP_KEY) === "1";
+    return this.tipSeen;
+  },
+
   handCounts() {
     return parseCounts((this.frame && this.frame.view.hand) || "");
   },
@@ -54,6 +62,7 @@ export const handMethods = {
     if (special.childNodes.length) this.handEl.appendChild(special);
     if (naturals.childNodes.length) this.handEl.appendChild(naturals);
     if (!total(hand)) this.handEl.appendChild(h("div.muted", t("hand_empty")));
+    this.fitHand();
     if (focusRank) {
       const again = this.handEl.querySelector(`[data-rank="${focusRank}"]`);
       if (again) again.focus();
@@ -63,14 +72,34 @@ export const handMethods = {
     const suggestion = !!selText && this.isSuggestion();
     this.handEl.classList.toggle("suggested", suggestion);
     const said = suggestion ? "suggested_sel" : "selected";
+    // the tip on selecting is shown until the player's first selection of their own, then the line is the
+    // hint's (on a phone, where the hand-info has two short lines, the tip names no key)
+    if (total(this.sel) && !suggestion && !this.tipDone()) {
+      this.tipSeen = true;
+      localStorage.setItem(TIP_KEY, "1");
+    }
+    const phone = !!(this.phoneQuery && this.phoneQuery.matches);
+    const tip = this.tipDone() ? null : t(phone ? "nothing_selected_touch" : "nothing_selected");
+    // (on a phone the hint's line says what is selected for the player: the reason takes the room)
+    const quiet = phone && suggestion && this.hint;
     this.handInfo.append(
-      ...[h("span.sel-text", selText
+      ...[(selText && !quiet) || (!selText && tip) ? h("span.sel-text", selText
         ? t(said, { cards: `${cardsText(selText)} (${total(this.sel)})`, button: t(this.sendButton()) })
-        : t("nothing_selected")),
+        : tip) : null,
       this.hint && !SETUP_PHASES.includes(v.phase) ? h("span.hint-reason", icon("bulb"), " ", this.hintLine()) : null,
       this.burnInfo(),
       ].filter(Boolean),
     );
+  },
+
+  /** On a phone the hand's box has a fixed height: a hand of more ranks than two rows hold (all 15: three rows
+   * at 360-390 px) is drawn dense (shorter tiles, tighter rows), so every rank stays in sight, none scrolled
+   * off inside the box. */
+  fitHand() {
+    const el = this.handEl;
+    el.classList.remove("dense");
+    if (!this.phoneQuery || !this.phoneQuery.matches || el.clientHeight === 0) return;
+    if (el.scrollHeight > el.clientHeight + 1) el.classList.add("dense");
   },
 
   /** The hint's reason in the page's language, with the seats' names as shown. */

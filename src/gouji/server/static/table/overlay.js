@@ -36,7 +36,7 @@ export const overlayMethods = {
     for (const e of s.tribute.filter((x) => x.type === "tribute_return")) {
       tribute.push(h("li.tribute-row.returned", describeEvent(e, nameOf, { setup: true, me: this.seat })));
     }
-    const tot = s.totals || [0, 0];
+    const tot = this.sideTotals(s.totals);
     const box = h("div.summary", { role: "dialog", "aria-modal": "true", tabindex: "-1",
       "aria-label": s.last ? t("set_over") : t("deal_over", { n: s.deal + 1 }) },
       h("h2", s.last ? t("set_over") : t("deal_over", { n: s.deal + 1 })),
@@ -45,7 +45,7 @@ export const overlayMethods = {
       s.points ? h("p.deal-points", t("points") + ": ", h("span.team-dot.team0"), `${teamName(0)} ${s.points[0]}`, " · ",
         h("span.team-dot.team1"), `${teamName(1)} ${s.points[1]}`) : null,
       !s.last && !dup ? h("div.tribute", h("h3", t("tribute_next")), tribute.length ? h("ul", tribute) : h("p.muted", t("no_tribute"))) : null,
-      h("p.totals", t("totals") + ": ", h("span.team-dot.team0"), `${teamName(0)} ${tot[0]}`, " · ",
+      h("p.totals#summary-totals", t(dup ? "match_totals" : "totals") + ": ", h("span.team-dot.team0"), `${teamName(0)} ${tot[0]}`, " · ",
         h("span.team-dot.team1"), `${teamName(1)} ${tot[1]}`),
       dup ? h("p.dup-wait#dup-wait", dup.waiting ? t("dup_waiting_other") : t("dup_other_done")) : null,
       s.last && !dup ? h("p.winner", tot[0] === tot[1] ? t("draw") : t("winner", { team: teamName(tot[0] > tot[1] ? 0 : 1) })) : null,
@@ -174,6 +174,10 @@ export const overlayMethods = {
       h("label.check", h("input#pref-suggest", { type: "checkbox", checked: this.prefs.suggest,
         onchange: (e) => { this.prefs.suggest = e.target.checked; savePrefs(this.prefs); } }),
       " " + t("pref_suggest")),
+      h("label.check", h("input#pref-burn-chance", { type: "checkbox", checked: this.prefs.burnChanceOnly,
+        onchange: (e) => { this.prefs.burnChanceOnly = e.target.checked; savePrefs(this.prefs); } }),
+      " " + t("pref_burn_chance")),
+      h("p.muted.small", t("pref_burn_chance_help")),
       h("div.prompt-btns",
         h("button.btn#settings-link", { type: "button", onclick: () => this.copyLink() }, t("copy_link")),
         h("button.btn#settings-help", { type: "button",

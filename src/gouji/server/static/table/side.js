@@ -70,7 +70,9 @@ export const sideMethods = {
       h("table.score-table",
         h("thead", h("tr", h("th", ""),
           h("th", h("span.team-dot.team0"), teamName(0)), h("th", h("span.team-dot.team1"), teamName(1)))),
-        h("tbody", rows, h("tr.total", h("td", t("totals")), h("td", String(tot[0])), h("td", String(tot[1]))))),
+        h("tbody", rows, h("tr.total", h("td", t("totals")), h("td", String(tot[0])), h("td", String(tot[1]))),
+          tb.duplicate ? h("tr.total.match-total", h("td", t("match_totals")),
+            ...this.sideTotals(tot).map((n) => h("td", String(n)))) : null)),
       h("div.small.muted", h("span.team-dot.team0"), members(0)),
       h("div.small.muted", h("span.team-dot.team1"), members(1)));
   },
