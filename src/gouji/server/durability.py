@@ -208,6 +208,8 @@ class Writer(StoreWriter):
                     continue
                 self._store(group)  # what was committed before the call, then the call
                 group = []
+                if not item.future.set_running_or_notify_cancel():
+                    continue  # its caller was cancelled (and stopped waiting): setting a result would raise here
                 try:
                     item.future.set_result(item.fn(*item.args))
                 except BaseException as e:
