@@ -1,4 +1,4 @@
-// The people at the table (issue 43): each signed-in player's title beside the name (looked up once, cached:
+// The people at the table (issue 43): each signed-in player's title under the name (looked up once, cached:
 // ratings.js), whether the table is rated (the bar; the waiting panel says it before the start), and for a
 // signed-in viewer a small menu on another account's name — its profile, block (its phrases hidden here;
 // quick play never seats the two together) or report it to the operator.
@@ -61,9 +61,9 @@ export const peopleMethods = {
       const name = this.accountAt(seat);
       const label = el.querySelector(".seat-name");
       if (!name || !label) continue;
-      // (beside the name; on a phone, whose seats are narrow, on the line under it)
+      // (on the line under the name, beside the cards' count: a seat is narrow, its name whole)
       const chip = h("span.seat-title");
-      const meta = this.phoneQuery && this.phoneQuery.matches ? el.querySelector(".seat-meta") : null;
+      const meta = el.querySelector(".seat-meta");
       if (meta) meta.appendChild(chip);
       else label.after(chip);
       ratingOf(name).then((r) => {
