@@ -48,6 +48,8 @@ CHROMIUM_ARGS = [
 ARTIFACTS = Path(__file__).resolve().parent / "artifacts"
 DESKTOP = {"width": 1366, "height": 860}
 PHONE = {"width": 390, "height": 844}
+QUICKPLAY_FILL = 3.0
+"""Seconds a quick play ticket that allows bots waits for people before bots fill its table."""
 
 
 def prepare_app(app: Starlette) -> Starlette:
@@ -160,8 +162,18 @@ def seeded() -> None:
 @pytest.fixture(scope="session")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     db = tmp_path_factory.mktemp("browser-db") / "gouji.db"
-    # (one client creates every table of the session, and tests leave tables in play: no per-client caps)
-    app = prepare_app(create_app(f"sqlite:///{db}", turn_seconds=None, bot_delay=0.0, limits=ROOMY, seeds=SEEDS))
+    # (one client creates every table of the session, and tests leave tables in play: no per-client caps; quick
+    # play fills a table with bots after QUICKPLAY_FILL seconds)
+    app = prepare_app(
+        create_app(
+            f"sqlite:///{db}",
+            turn_seconds=None,
+            bot_delay=0.0,
+            limits=ROOMY,
+            seeds=SEEDS,
+            quickplay_fill_seconds=QUICKPLAY_FILL,
+        )
+    )
     live = LiveServer(app, db)
     live.start()
     try:

@@ -1,9 +1,10 @@
-// The texts are data per language: both languages have the same keys, no empty string, the same placeholders.
+// The texts are data per language (the hall's pages' with them): both languages have the same keys, no empty string, the same placeholders.
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import zh from "../../src/gouji/server/static/texts/zh.js";
 import en from "../../src/gouji/server/static/texts/en.js";
 import { t, setLang, getLang } from "../../src/gouji/server/static/i18n.js";
+import "../../src/gouji/server/static/texts/hall.js"; // (the hall's pages' texts join zh and en)
 
 const holes = (s) => [...String(s).matchAll(/\{(\w+)\}/g)].map((m) => m[1]).sort().join(",");
 

@@ -255,6 +255,27 @@ def test_the_leaderboard_lists_by_rating_with_ones_own_place(tmp_path: Path) -> 
         server.stop()
 
 
+def test_equal_ratings_share_a_place_in_the_list_as_in_ones_own(tmp_path: Path) -> None:
+    from gouji.server.hall.store import leaderboard
+    from gouji.server.storage import AccountRow, RatingRow, open_store
+
+    store = open_store(f"sqlite:///{tmp_path / 'board.db'}")
+    now = dt.datetime.now(dt.UTC)
+    with store.sessions.begin() as s:
+        for i, (name, mu) in enumerate([("a", 30.0), ("b", 28.0), ("c", 28.0), ("d", 26.0)], 1):
+            s.add(AccountRow(id=i, name=name, name_key=name, password_hash="x", created_at=now))
+            s.flush()
+            s.add(RatingRow(account_id=i, mu=mu, sigma=2.0, ordinal=mu - 6, games=9, listed=True, updated_at=now))
+    try:
+        for me in ("b", "c"):
+            board = leaderboard(store, 10, me)
+            assert [(p["name"], p["place"]) for p in board["players"]] == [("a", 1), ("b", 2), ("c", 2), ("d", 4)]
+            assert board["me"]["place"] == 2
+        assert leaderboard(store, 10, "d")["me"]["place"] == 4
+    finally:
+        store.close()
+
+
 def test_two_shards_share_one_quick_play_queue(db_url: str, tmp_path: Path) -> None:
     """On PostgreSQL, one person queueing on shard 1 and one on shard 2 meet at one table."""
     if not db_url.startswith("postgres"):

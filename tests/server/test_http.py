@@ -31,6 +31,8 @@ def test_create_table_returns_code_link_and_owner_token(make_server: Any) -> Non
         assert page.status_code == 307 and page.headers["location"] == f"/?t={code}"
         assert "<html" in srv.client.get("/").text.lower(), "the browser table is served at /"
         assert srv.client.get("/t/ZZZZZZ").status_code == 404
+        for path in ("/hall", "/leaderboard", "/quickplay?preset=heze&bots=1"):  # (the page's router reads them)
+            assert srv.client.get(path).text == srv.client.get("/").text, path
         # lower-case codes work too
         assert srv.client.get(f"/api/tables/{code.lower()}").json()["code"] == code
 

@@ -19,6 +19,7 @@ HTTP (JSON in, JSON out; errors are ``{"error": message}`` with a 4xx status):
   ``GET /api/events/{code}``, ``POST /api/events/{code}/start`` — duplicate matches and events of several
   teams (:mod:`.tournament_api`).
 - ``GET /t/{code}`` — the friends' link: redirects to the browser table's page for that table.
+- ``GET /hall``, ``/leaderboard``, ``/quickplay`` — the page (``index.html``), which shows the hall's views there.
 - ``GET /`` — the browser table (static files in ``static/``); ``replay_api`` adds a deal's replay steps
   and the hint.
 
@@ -42,7 +43,7 @@ import orjson
 from sqlalchemy.exc import SQLAlchemyError
 from starlette.applications import Starlette
 from starlette.requests import ClientDisconnect, Request
-from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.responses import FileResponse, HTMLResponse, JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
@@ -164,6 +165,7 @@ def create_app(
         *account_routes(_handler, _json_body),
         *hall_routes(_handler, _json_body),
         Route("/t/{code}", _link_page, methods=["GET"]),
+        *(Route(f"/{page}", _page, methods=["GET"]) for page in PAGES),
         WebSocketRoute("/ws/tables/{code}", _websocket),
         Mount("/", app=StaticFiles(directory=STATIC_DIR, html=True), name="ui"),  # the browser table
     ]
@@ -335,6 +337,14 @@ async def _record(request: Request) -> Any:
         # The record holds the set's seed, from which the deals still to come follow.
         raise RequestError(403, "the records of a set in progress are served once the set is over")
     return body
+
+
+PAGES = ("hall", "leaderboard", "quickplay")
+"""Paths of the page's own views (issue 43): each is ``index.html``, whose router reads the path."""
+
+
+async def _page(request: Request) -> Response:
+    return FileResponse(STATIC_DIR / "index.html", media_type="text/html")
 
 
 async def _link_page(request: Request) -> Response:

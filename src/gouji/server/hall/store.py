@@ -54,10 +54,11 @@ def ratings_of(store: Store, names: Sequence[str]) -> dict[str, dict[str, Any]]:
 
 
 def leaderboard(store: Store, limit: int, me: str | None) -> dict[str, Any]:
-    """The listed accounts (enough rated games) by rating, best first, and ``me``'s place (or None)."""
+    """The listed accounts (enough rated games) by rating, best first, and ``me``'s place (or None).  Equal
+    ratings share a place, the next place counting everyone above it (1, 2, 2, 4), as ``me``'s does."""
     with store.sessions() as s:
         rows = s.execute(
-            select(AccountRow.name, RatingRow.mu, RatingRow.sigma, RatingRow.games)
+            select(AccountRow.name, RatingRow.mu, RatingRow.sigma, RatingRow.games, RatingRow.ordinal)
             .join(AccountRow, AccountRow.id == RatingRow.account_id)
             .where(RatingRow.listed.is_(True), AccountRow.deleted_at.is_(None))
             .order_by(RatingRow.ordinal.desc(), RatingRow.account_id)
@@ -85,7 +86,10 @@ def leaderboard(store: Store, limit: int, me: str | None) -> dict[str, Any]:
                     "games": found.games,
                 }
     players = []
-    for place, (name, mu, sigma, games) in enumerate(rows, 1):
+    place, before = 0, None
+    for i, (name, mu, sigma, games, ordinal) in enumerate(rows, 1):
+        if ordinal != before:
+            place, before = i, ordinal
         rating = shown(mu, sigma)
         players.append({"place": place, "name": name, "rating": rating, "title": title(rating), "games": games})
     return {"players": players, "me": mine}

@@ -1,7 +1,8 @@
 // The page's router: the lobby at /, a table at /?t=CODE (add &watch=1 to watch), a replay at
 // /?replay=ID&deal=N (&table=T for a table of a duplicate match), a match's scorekeeper at /?match=CODE, an
 // event at /?event=CODE, the account's pages at /?account=signin|signup|password|delete, a player's profile at
-// /?player=NAME. Everything else is in the modules it loads.
+// /?player=NAME; the hall at /hall, quick play's queue at /quickplay?preset=P&bots=1, the leaderboard at
+// /leaderboard (the server serves this page at those paths). Everything else is in the modules it loads.
 
 import { h, clear, storedSeat } from "./dom.js";
 import { t, getLang, setLang, applyI18n, onLangChange } from "./i18n.js";
@@ -12,6 +13,11 @@ import { ScorekeeperView, EventView } from "./tourney.js";
 import { AccountPage } from "./account-pages.js";
 import { AccountMenu } from "./account-menu.js";
 import { ProfileView } from "./profile.js";
+import { HallView } from "./hall.js";
+import { QueueView } from "./quickplay.js";
+import { LeaderboardView } from "./leaderboard.js";
+
+const PAGES = { "/hall": "hall", "/quickplay": "queue", "/leaderboard": "leaderboard" };
 
 const main = document.getElementById("view");
 let current = null;
@@ -33,10 +39,17 @@ function route() {
   const event = (q.get("event") || "").toUpperCase();
   const account = q.get("account");
   const player = q.get("player");
-  document.body.dataset.view = replay ? "replay" : code ? "table" : match ? "match" : event ? "event"
-    : account ? "account" : player ? "profile" : "lobby";
+  const page = PAGES[location.pathname.replace(/\/+$/, "")];
+  document.body.dataset.view = page || (replay ? "replay" : code ? "table" : match ? "match" : event ? "event"
+    : account ? "account" : player ? "profile" : "lobby");
   const exit = () => go("/");
-  if (account) {
+  if (page === "hall") {
+    current = new HallView(main, { go });
+  } else if (page === "queue") {
+    current = new QueueView(main, { go, preset: q.get("preset"), bots: q.get("bots") !== "0" });
+  } else if (page === "leaderboard") {
+    current = new LeaderboardView(main, { go });
+  } else if (account) {
     current = new AccountPage(main, account, { go });
   } else if (player) {
     current = new ProfileView(main, player, { go });

@@ -1,11 +1,12 @@
-// The lobby: open a table (rules, options, set length, timer, who sits where), join one by code or link,
-// and find finished games to replay.
+// The lobby: open a table (rules, options, set length, timer, who sits where, listed in the hall or not),
+// quick play and the hall's links (quickplay.js), join one by code or link, and find finished games to replay.
 
 import { icon } from "./icons.js";
 import { h, clear, api, toast, storeSeat, storedSeat, lastNickname, rememberNickname } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { tourneyPanels } from "./tourney.js";
 import { offeredBots, botChoice } from "./bots.js";
+import { quickPlayPanel } from "./quickplay.js";
 
 const OPTION_KEYS = ["bie_san", "revolution", "xuandian", "tribute", "big_joker_kill", "burn_needs_kaidian",
   "kaidian_needs_four", "buy_four"];
@@ -52,7 +53,7 @@ export class Lobby {
     clear(this.root).appendChild(
       h("section.lobby",
         h("div.hero", h("h1", t("hero_title")), h("p", t("hero_text"))),
-        h("div.lobby-grid", this.createForm(), h("div.lobby-col", this.joinForm(), this.mySeats(), this.replayForm())),
+        h("div.lobby-grid", this.createForm(), h("div.lobby-col", quickPlayPanel(this.go, data), this.joinForm(), this.mySeats(), this.replayForm())),
         h("div.lobby-grid.lobby-tourney", tourneyPanels(this.go, data, this.bots))),
     );
     if (this.joinCode) {
@@ -134,6 +135,7 @@ export class Lobby {
       h("button.btn.primary.big#create-btn", { type: "submit" }, t("create_btn")),
       h("details.more-options#more-options",
         h("summary", t("more_options"), " ", sumText),
+        h("label.check", h("input#public", { type: "checkbox", name: "public" }), t("o_public")),
         h("fieldset.seats", h("legend", t("seats")), seats),
         h("label.check", counter, t("card_counter"), h("span.muted.small", " — " + t("card_counter_help"))),
         h("details.rule-options", h("summary", t("rule_options")), options)),
@@ -168,6 +170,7 @@ export class Lobby {
       bot_delay: Number(get("bot_delay").value),
       bots: seats.map((v) => (this.bots.includes(v) ? v : null)),
       card_counter: get("card_counter").checked,
+      public: get("public").checked,
     };
     if (mine >= 0) {
       body.nickname = nickname;

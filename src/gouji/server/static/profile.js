@@ -1,4 +1,5 @@
-// A player's profile (/?player=NAME): the avatar and the name, the places as a small chart, the numbers (all
+// A player's profile (/?player=NAME): the avatar and the name, the rating and its title with the rating's
+// history as a line chart (ratings.js), the places as a small chart, the numbers (all
 // rules together or one preset's), the recent games linked to their replays; one's own profile also lists the
 // account's open seats, each with a button to go back to it on this device.
 
@@ -7,6 +8,7 @@ import { t, onLangChange } from "./i18n.js";
 import { placeName } from "./render.js";
 import { avatar } from "./avatar.js";
 import { currentAccount, onAccountChange, reclaim, refusal } from "./account.js";
+import { ratingChart, titleChip } from "./ratings.js";
 
 const ALL = "";
 
@@ -59,6 +61,7 @@ export class ProfileView {
         avatar(d.name, "large"),
         h("div", h("h1", d.name), h("p.muted", t("prof_since", { date: dateOf(d.since) })))),
       this.own ? this.seatsPanel() : null,
+      this.ratingPanel(),
       this.statsPanel(),
       this.recentPanel());
   }
@@ -90,6 +93,19 @@ export class ProfileView {
       btn.disabled = false;
       toast(refusal(e, "seat"), "error");
     }
+  }
+
+  // ------------------------------------------------------------------ rating
+
+  ratingPanel() {
+    const d = this.data;
+    if (d.rating === undefined) return null;
+    return h("div.panel.profile-rating#profile-rating",
+      h("h2", t("rating_title")),
+      h("p.rating-line",
+        h("span.rating-value#rating-value", String(d.rating)), " ", titleChip(d.title),
+        h("span.muted", " · " + t("rating_games", { n: d.rated_games || 0 }))),
+      ratingChart(d.history));
   }
 
   // ------------------------------------------------------------------ statistics

@@ -15,6 +15,7 @@ import { overlayMethods } from "./table/overlay.js";
 import { barMethods } from "./table/bar.js";
 import { feltMethods } from "./table/felt.js";
 import { phrasesMethods } from "./table/phrases.js";
+import { peopleMethods } from "./table/people.js";
 
 const SEEN_KEY = "gouji.seen.";
 
@@ -72,6 +73,7 @@ export class LiveTable {
     this.unLang();
     this.phoneQuery.removeEventListener("change", this.onMedia);
     window.removeEventListener("resize", this.onResize);
+    this.closePeopleMenu();
     if (this.ws) this.ws.close();
   }
 
@@ -355,4 +357,4 @@ for (const key of STATE_KEYS) {
   });
 }
 Object.assign(LiveTable.prototype, handMethods, actionsMethods, sideMethods, overlayMethods, barMethods, feltMethods,
-  phrasesMethods);
+  phrasesMethods, peopleMethods);

@@ -50,6 +50,7 @@ export const barMethods = {
       h("div.bar-left",
         h("span.code", { title: t("table_code") }, t("table_code") + " ", h("b", tb.code)),
         h("span.preset", t("preset_" + (cfg.preset || (this.rules && this.rules.name) || "qingdao"))),
+        this.ratedChip(),
         h("span.deal-no", t("deal_of", { n: Math.min(this.deal + 1, setLen), m: setLen })),
         h("span.score", [0, 1].map((k) => [k ? h("span.sep", ":") : null,
           h("span.score-side.team" + k, h("span.team-dot.team" + k),

@@ -36,6 +36,7 @@ export const feltMethods = {
     });
     if (this.table.status === "waiting") felt.querySelector(".center").replaceChildren(this.waitingPanel());
     this.tributeBadges(felt);
+    this.decorateSeats(felt); // (titles, the people's menu, the rated line: people.js)
     const prompt = this.promptPanel();
     clear(this.promptSlot);
     if (prompt) (this.phoneQuery.matches ? this.promptSlot : felt).appendChild(prompt);

@@ -32,7 +32,7 @@ export const phrasesMethods = {
 
   /** A `said` frame: the phrase at its seat for a few seconds (unless muted here). */
   onSaid(f) {
-    if (this.phrasesMuted() || !PHRASES.includes(f.phrase)) return;
+    if (this.phrasesMuted() || this.speakerHidden(f.seat) || !PHRASES.includes(f.phrase)) return; // (blocked: people.js)
     const text = t("ph_" + f.phrase);
     this.announce(`${this.name(f.seat)}: ${text}`);
     const seat = this.feltHolder.querySelector(`.seat[data-seat='${f.seat}']`);
