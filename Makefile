@@ -8,7 +8,7 @@ PIN := -c constraints.txt
 BASE := $(VENV)/.installed-base-$(SUM)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: run sim test chromium nginx node js lint typecheck unit bench bench-bots bench-arena bench-server bench-shards bench-table bench-table-pace bench-receive install \
+.PHONY: run sim test chromium nginx node js lint typecheck unit bench bench-bots bench-arena bench-hall bench-server bench-shards bench-table bench-table-pace bench-receive install \
 	constraints
 
 run: $(BASE)  ## install, then start the web table on http://127.0.0.1:8000 (Ctrl-C stops it)
@@ -80,6 +80,10 @@ bench-bots: $(STAMP)  ## the heuristic bot's time per decision
 bench-arena: $(STAMP)  ## the heuristic bot's strength: 2,000 duplicate pairs on qingdao and on tournament
 	$(BIN)/gouji arena --a heuristic --b random --rules qingdao --deals 2000 --seed 1 --jobs 2
 	$(BIN)/gouji arena --a heuristic --b random --rules tournament --deals 2000 --seed 1 --jobs 2
+
+bench-hall: $(STAMP)  ## quick play's time to a seat, the hall's delay, the leaderboard on 100,000 accounts
+	pg=$$(bash .ci/postgres.sh start) || pg=; trap 'bash .ci/postgres.sh stop' EXIT; \
+	  $(BIN)/python benchmarks/bench_hall.py $${pg:+--postgres "$$pg"}
 
 bench-server: $(STAMP)  ## 100 tables of six bot clients on SQLite and PostgreSQL, kill -9, memory per table
 	pg=$$(GOUJI_PG_FSYNC=on bash .ci/postgres.sh start) || pg=; trap 'bash .ci/postgres.sh stop' EXIT; \

@@ -69,7 +69,7 @@ def rate_result(s: Session, players: list[dict[str, Any]], body: dict[str, Any],
         return
     outcome = (totals[0] > totals[1]) - (totals[0] < totals[1])
     names = sorted({str(p["account"]) for p in players if p.get("account")})
-    ids = dict(s.execute(select(AccountRow.name, AccountRow.id).where(AccountRow.name.in_(names))).tuples().all())
+    ids = dict(s.execute(select(AccountRow.name, AccountRow.id).where(AccountRow.name.in_(names))).all())
     rows: dict[str, RatingRow] = {}
     for name in names:
         if name not in ids:
