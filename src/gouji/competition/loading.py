@@ -12,8 +12,8 @@ from .records import RECORD_FORMAT, RecordError
 from .sets import Match
 
 
-def load_record(data: Mapping[str, Any] | str | bytes) -> Match | Tournament:
-    """A set or tournament from its record (a dict or JSON text), replayed and checked."""
+def parse_record(data: Mapping[str, Any] | str | bytes) -> Mapping[str, Any]:
+    """A record as a mapping: JSON text parsed; :class:`RecordError` if it is not a JSON object."""
     if isinstance(data, str | bytes):
         try:
             data = json.loads(data)
@@ -21,6 +21,12 @@ def load_record(data: Mapping[str, Any] | str | bytes) -> Match | Tournament:
             raise RecordError(f"the record is not valid JSON: {e}") from None
     if not isinstance(data, Mapping):
         raise RecordError("a record is a JSON object")
+    return data
+
+
+def load_record(data: Mapping[str, Any] | str | bytes) -> Match | Tournament:
+    """A set or tournament from its record (a dict or JSON text), replayed and checked."""
+    data = parse_record(data)
     if data.get("format") != RECORD_FORMAT:
         raise RecordError(f"not a gouji record (format {data.get('format')!r}, expected {RECORD_FORMAT!r})")
     kind = data.get("kind")

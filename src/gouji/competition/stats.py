@@ -47,7 +47,6 @@ that follows a sweep is read by replaying the whole set (:meth:`Match.from_recor
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -56,7 +55,7 @@ from ..engine.rules import RuleSet
 from ..engine.scoring import TOURNAMENT_POINTS, team_points
 from ..engine.seats import SEATS, team
 from .duplicate import Tournament
-from .loading import load_record
+from .loading import load_record, parse_record
 from .records import RecordError, check_record_body, check_result, replay_actions
 from .sets import Match
 
@@ -163,7 +162,7 @@ def record_stats(record: Mapping[str, Any] | str | bytes, deal_index: int | None
 def record_totals(record: Mapping[str, Any] | str | bytes) -> dict[SeatKey, Counters]:
     """Every counter a record adds up to at once: each finished deal's, and the result if the set or match is
     over — the whole record replayed (:func:`gouji.competition.loading.load_record`)."""
-    loaded = load_record(_parsed(record))
+    loaded = load_record(parse_record(record))
     out: dict[SeatKey, Counters] = {}
     if isinstance(loaded, Match):
         out = {(0, s): zero() for s in range(SEATS)}
@@ -238,20 +237,9 @@ def summary(counters: Mapping[str, int]) -> dict[str, Any]:
 # ---------------------------------------------------------------------------------------------- reading records
 
 
-def _parsed(record: Mapping[str, Any] | str | bytes) -> Mapping[str, Any]:
-    if isinstance(record, str | bytes):
-        try:
-            record = json.loads(record)
-        except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:
-            raise RecordError(f"the record is not valid JSON: {e}") from None
-    if not isinstance(record, Mapping):
-        raise RecordError("a record is a JSON object")
-    return record
-
-
 def _body(record: Mapping[str, Any] | str | bytes) -> dict[str, Any]:
     """The record checked (format, version, checksum, shape)."""
-    record = _parsed(record)
+    record = parse_record(record)
     kind = record.get("kind")
     if kind not in ("set", "tournament"):
         raise RecordError(f"statistics are kept from set and tournament records, not {kind!r} ones")

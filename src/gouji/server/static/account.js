@@ -2,7 +2,7 @@
 // and the seats this browser holds, handed to the account after a sign-up or a sign-in. Guests never need
 // any of it: without an account every page works as before.
 
-import { setAccountName } from "./dom.js";
+import { api, setAccountName } from "./dom.js";
 import { t, getLang } from "./i18n.js";
 
 let me = null; // {name, since, seats} or null (a guest)
@@ -30,29 +30,9 @@ function set(next) {
   for (const fn of listeners) fn(me);
 }
 
-/** A call to the accounts' API: the JSON answer (null for 204), or an Error with the server's words, its
- * status and, when throttled, `retryAfter` (seconds). */
-export async function call(method, path, body) {
-  const opts = { method, headers: {} };
-  if (body !== undefined) {
-    opts.headers["content-type"] = "application/json";
-    opts.body = JSON.stringify(body);
-  }
-  const res = await fetch(path, opts);
-  let data = null;
-  try {
-    data = res.status === 204 ? null : await res.json();
-  } catch {
-    data = null;
-  }
-  if (!res.ok) {
-    const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
-    err.status = res.status;
-    err.retryAfter = Number(res.headers.get("retry-after")) || null;
-    throw err;
-  }
-  return data;
-}
+/** A call to the accounts' API (dom.js `api`): the JSON answer (null for 204), or an Error with the
+ * server's words, its status and, when throttled, `retryAfter` (seconds). */
+export const call = (method, path, body) => api(path, body, method);
 
 /** Ask the server who this browser is signed in as. */
 export async function loadMe() {

@@ -50,13 +50,14 @@ export async function api(path, body, method) {
   const res = await fetch(path, opts);
   let data = null;
   try {
-    data = await res.json();
+    data = res.status === 204 ? null : await res.json();
   } catch {
     data = null;
   }
   if (!res.ok) {
     const err = new Error((data && data.error) || `${res.status} ${res.statusText}`);
     err.status = res.status;
+    err.retryAfter = Number(res.headers.get("retry-after")) || null;
     throw err;
   }
   return data;
