@@ -312,3 +312,29 @@ def test_two_shards_share_one_quick_play_queue(db_url: str, tmp_path: Path) -> N
         for p in procs:
             p.terminate()
             p.wait(timeout=30)
+
+
+def test_a_duplicate_match_is_rated_by_its_comparison(tmp_path: Path) -> None:
+    """A match of one signed-in person (team Red, table 1, on 托管) and eleven 高手: rated once it ends, by the
+    teams' small points over both tables (the person's rating moves, its history has one entry)."""
+    with serving(tmp_path, "--bot-delay", "0") as server:
+        http = _signed_up(server, "dm", "203.0.113.80")
+        with closing(http):
+            bots = [[None] + ["heuristic"] * 5, ["heuristic"] * 6]
+            body = {"teams": ["Red", "Blue"], "bots": bots, "deals": 1, "turn_seconds": None}
+            match = http.post("/api/matches", json=body).json()
+            red = match["team_codes"][0]["code"]
+            seat = http.post(f"/api/teams/{red}/join", json={"nickname": "dm", "table": 0, "seat": 0}).json()
+            assert http.get(f"/api/tables/{seat['code']}").json()["rated"] is True
+            _auto(server.base, seat["code"], seat["token"])
+            deadline = time.monotonic() + 120
+            while http.get(f"/api/matches/{match['code']}").json()["status"] != "over":
+                assert time.monotonic() < deadline, "the match did not end"
+                time.sleep(0.3)
+            sheet = http.get(f"/api/matches/{match['code']}").json()
+            profile = http.get("/api/players/dm").json()
+            assert profile["rated_games"] == 1 and len(profile["history"]) == 1
+            x, y = sheet["totals"]
+            result = "won" if x > y else "lost" if x < y else "drawn"
+            print(f"Red {x}:{y} ({result}): rating {profile['rating']}")
+            assert profile["stats"]["total"]["matches"][result] == 1 and profile["rating"] != 1000
