@@ -12,8 +12,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from gouji.server.duplicate import MatchHall
-from gouji.server.events import EventHall
+from gouji.server.tournaments.duplicate import MatchHall
+from gouji.server.tournaments.events import EventHall
 
 from .conftest import LiveServer, shot
 from .test_phone import axe_violations

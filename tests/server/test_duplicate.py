@@ -9,7 +9,7 @@ from typing import Any
 
 from gouji.competition.duplicate import Tournament
 from gouji.competition.loading import load_record
-from gouji.server.duplicate import MatchHall
+from gouji.server.tournaments.duplicate import MatchHall
 
 from ..helpers import wait_until
 from .conftest import Server, drive

@@ -9,8 +9,8 @@ from typing import Any
 from gouji.competition.duplicate import Tournament
 from gouji.competition.loading import load_record
 from gouji.competition.round_robin import Fixture, MatchResult, standings
-from gouji.server.duplicate import MatchHall, team_at
-from gouji.server.events import EventHall
+from gouji.server.tournaments.duplicate import MatchHall, team_at
+from gouji.server.tournaments.events import EventHall
 
 from ..helpers import wait_until
 from .conftest import Server

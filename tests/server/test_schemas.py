@@ -23,9 +23,9 @@ from gouji.server import protocol as P
 from gouji.server import schema_docs as D
 from gouji.server import schemas as S
 from gouji.server.config import parse_table_request
-from gouji.server.duplicate import parse_match_request
 from gouji.server.errors import RequestError
-from gouji.server.events import parse_event_request
+from gouji.server.tournaments.duplicate import parse_match_request
+from gouji.server.tournaments.events import parse_event_request
 
 from .test_security import Served, serving
 
@@ -131,6 +131,14 @@ class Hall:
             "POST /api/events": "/api/events",
             "POST /api/events/{code}/start": f"/api/events/{self.event}/start",
             "POST /api/events/{code}/close": f"/api/events/{self.event}/close",
+            "POST /api/accounts": "/api/accounts",
+            "POST /api/session": "/api/session",
+            "POST /api/me/password": "/api/me/password",
+            "POST /api/me/seats": "/api/me/seats",
+            "POST /api/me/blocks": "/api/me/blocks",
+            "POST /api/tables/{code}/reclaim": f"/api/tables/{self.code}/reclaim",
+            "POST /api/quickplay": "/api/quickplay",
+            "POST /api/reports": "/api/reports",
         }
         assert set(self.paths) == set(S.BODIES)
 

@@ -51,14 +51,13 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from . import protocol as P
 from . import schemas as S
-from .accounts.api import account_routes, current_account
+from .accounts.api import account_name, account_routes
 from .accounts.passwords import Passwords
 from .accounts.sessions import Sessions
 from .bots_api import bot_routes
 from .connection import Connection, token_hash
 from .durability import StoreWriter, Writer
 from .errors import RequestError
-from .events import restore_halls
 from .fast_send import text_sender
 from .guard import Guard, SocketCount, client_of, deny_upgrade
 from .hall.api import hall_routes
@@ -73,7 +72,8 @@ from .settings import ServerSettings
 from .storage import open_store
 from .table import Room
 from .table_replay import table_replay_routes
-from .tournament_api import tournament_routes
+from .tournaments.api import tournament_routes
+from .tournaments.events import restore_halls
 from .writer_process import ProcessWriter, WriterDied
 
 log = logging.getLogger("gouji.server")
@@ -260,14 +260,9 @@ def _lobby(request: Request) -> Lobby:
     return lobby
 
 
-async def _account_name(request: Request) -> str | None:
-    account = await current_account(request)
-    return None if account is None else account.name
-
-
 async def _create(request: Request) -> Any:
     data = await _json_body(request)
-    out = await _lobby(request).create(data, client_of(request.scope), await _account_name(request))
+    out = await _lobby(request).create(data, client_of(request.scope), await account_name(request))
     out["link"] = str(request.url_for("_link_page", code=out["code"]))
     return out
 
@@ -290,7 +285,7 @@ async def _table(request: Request) -> Any:
 
 async def _join(request: Request) -> Any:
     req = S.body(S.JoinTable, await _json_body(request))
-    account = await _account_name(request)
+    account = await account_name(request)
     return await _lobby(request).join(_code(request), req.name, req.seat, client_of(request.scope), account=account)
 
 

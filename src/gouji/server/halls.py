@@ -1,5 +1,6 @@
 """The halls' registry: what the lobby holds besides its tables — the duplicate matches
-(:class:`.duplicate.MatchHall`) and the events of several teams (:class:`.events.EventHall`), by code.
+(:class:`.tournaments.duplicate.MatchHall`) and the events of several teams
+(:class:`.tournaments.events.EventHall`), by code.
 
 The lobby owns one :class:`Halls` and knows a hall only as this module's :class:`Hall`: its code, its tables
 (a match's two; an event holds none of its own) and the writes that close it.  So the lobby imports no hall,

@@ -51,7 +51,7 @@ NOBODY_CAME = "nobody came: the table waited too long for players"
 NOBODY_PLAYS = "nobody played: the table's people were away too long"
 
 RestoreHalls = Callable[["Lobby", list[StoredTable]], Awaitable[None]]
-"""Restores the halls among the stored rows (:func:`.events.restore_halls`)."""
+"""Restores the halls among the stored rows (:func:`.tournaments.events.restore_halls`)."""
 
 
 class Lobby:
@@ -348,7 +348,7 @@ class Lobby:
     ) -> dict[str, Any]:
         """``POST /api/tables/{code}/join``: take a seat (``want``, else the first free one) by nickname (one
         the request's schema checked: :class:`.schemas.JoinTable`); returns the seat and its secret token.
-        A match's table is sat at only with a team's join code (``by_team``: :func:`.duplicate.join_team`).
+        A match's table is sat at only with a team's join code (``by_team``: :func:`.tournaments.duplicate.join_team`).
         ``account``: the name of the account the request is signed in as — the seat is the account's when the
         nickname is that name (:func:`.schemas.name_key`), a guest's otherwise."""
         room = self.room(code)

@@ -1,7 +1,6 @@
 """Accounts (issue 42), beside guest play: a name and a password, sessions in a cookie, seats that belong to
 the account that took them, and profiles with statistics.
 
-- :mod:`.names` — what a name and a password may be (a name is unique after NFKC and case folding);
 - :mod:`.passwords` — Argon2id hashing, off the event loop, a few at a time;
 - :mod:`.store` — the account's rows (functions of the :class:`~gouji.server.storage.Store`, run on the writer
   or on a reader's thread);

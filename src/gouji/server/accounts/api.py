@@ -32,7 +32,6 @@ from ..connection import token_hash
 from ..errors import RequestError
 from ..guard import client_of
 from ..table import new_token
-from .names import Credentials, NewAccount, PasswordChange, PasswordOnly, SeatClaim, check_name
 from .passwords import Passwords
 from .sessions import Sessions, clear_cookie, session_hash, set_cookie
 from .store import (
@@ -68,6 +67,12 @@ async def current_account(request: Request) -> Account | None:
     return await sessions.account(request, lobby)
 
 
+async def account_name(request: Request) -> str | None:
+    """The name of the account the request is signed in as, or None."""
+    account = await current_account(request)
+    return None if account is None else account.name
+
+
 async def _signed_in(request: Request, account: Account, status: int) -> Response:
     """Answer with a new session for ``account`` (the request's old session, if any, ends)."""
     lobby, sessions, _ = services(request)
@@ -85,8 +90,8 @@ async def _signed_in(request: Request, account: Account, status: int) -> Respons
 
 async def sign_up(request: Request, data: Any) -> Response:
     lobby, sessions, passwords = services(request)
-    req = S.body(NewAccount, data)
-    name = check_name(req.name)
+    req = S.body(S.NewAccount, data)
+    name = S.check_name(req.name)
     sessions.throttle(sessions.sign_ups, client_of(request.scope), "accounts created from here")
     hashed = await passwords.hash(req.password)
     account = await lobby.writer.call(create_account, lobby.writer.store, name, S.name_key(name), hashed)
@@ -98,7 +103,7 @@ async def sign_up(request: Request, data: Any) -> Response:
 
 async def sign_in(request: Request, data: Any) -> Response:
     lobby, sessions, passwords = services(request)
-    req = S.body(Credentials, data)
+    req = S.body(S.Credentials, data)
     key = S.name_key(req.name)
     sessions.throttle(sessions.sign_ins, client_of(request.scope), "sign-ins from here")
     if sessions.names.wait(key) > 0:  # (a name nobody holds is throttled the same: a 429 tells nothing)
@@ -158,8 +163,8 @@ async def me(request: Request) -> Any:
 
 async def change_password(request: Request, data: Any) -> Any:
     lobby, sessions, passwords = services(request)
+    req = S.body(S.PasswordChange, data)  # (a body refused first: 400 whoever asks)
     account = await sessions.require(request, lobby)
-    req = S.body(PasswordChange, data)
     await _check_password(request, account, req.password)
     store = lobby.writer.store
     await lobby.writer.call(set_password, store, account.id, await passwords.hash(req.new_password))
@@ -170,8 +175,8 @@ async def change_password(request: Request, data: Any) -> Any:
 
 async def delete_me(request: Request, data: Any) -> Response:
     lobby, sessions, _ = services(request)
+    req = S.body(S.PasswordOnly, data)
     account = await sessions.require(request, lobby)
-    req = S.body(PasswordOnly, data)
     await _check_password(request, account, req.password)
     await lobby.writer.call(delete_account, lobby.writer.store, account.id)
     sessions.forget(account_id=account.id)
@@ -184,8 +189,8 @@ async def delete_me(request: Request, data: Any) -> Response:
 async def claim_seat(request: Request, data: Any) -> Any:
     """``POST /api/me/seats``: a seat this browser holds by its token belongs to the account from now on."""
     lobby, sessions, _ = services(request)
+    req = S.body(S.SeatClaim, data)
     account = await sessions.require(request, lobby)
-    req = S.body(SeatClaim, data)
     room = lobby.room(req.code)
     seat = room.seat_of_token(req.token)
     if seat is None:
@@ -196,9 +201,10 @@ async def claim_seat(request: Request, data: Any) -> Any:
     return {"code": room.code, "seat": seat, "account": account.name}
 
 
-async def reclaim(request: Request) -> Any:
+async def reclaim(request: Request, data: Any) -> Any:
     """``POST /api/tables/{code}/reclaim``: the account's seat at this table, on this device: a new token."""
     lobby, sessions, _ = services(request)
+    S.body(S.EmptyBody, data)
     account = await sessions.require(request, lobby)
     room = lobby.room(str(request.path_params["code"]))
     held = [s.index for s in room.seats if s.account == account.name]
@@ -263,6 +269,6 @@ def account_routes(
         Route("/api/me", wrap(with_body(delete_me)), methods=["DELETE"]),
         Route("/api/me/password", wrap(with_body(change_password)), methods=["POST"]),
         Route("/api/me/seats", wrap(with_body(claim_seat)), methods=["POST"]),
-        Route("/api/tables/{code}/reclaim", wrap(reclaim), methods=["POST"]),
+        Route("/api/tables/{code}/reclaim", wrap(with_body(reclaim)), methods=["POST"]),
         Route("/api/players/{name}", wrap(profile), methods=["GET"]),
     ]

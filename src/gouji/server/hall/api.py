@@ -17,9 +17,8 @@ import hashlib
 import secrets
 import time
 from collections.abc import Awaitable, Callable
-from typing import Annotated, Any
+from typing import Any
 
-from msgspec import Meta
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -37,25 +36,6 @@ Handler = Callable[[Request], Awaitable[Any]]
 HALL_CACHE = 1.0
 BOARD_CACHE = 5.0
 MAX_TICKET = 64
-
-
-class QuickPlay(S.Body, frozen=True, kw_only=True):
-    """``POST /api/quickplay``: a preset, and whether 高手 bots may fill the table."""
-
-    preset: S.Preset = "qingdao"
-    bots: bool = True
-
-
-class BlockBody(S.Body, frozen=True, kw_only=True):
-    name: Annotated[str, Meta(min_length=1, max_length=64)]
-
-
-class ReportBody(S.Body, frozen=True, kw_only=True):
-    """``POST /api/reports``: who, at which table, and why (plain text, at most 300 characters)."""
-
-    table: Annotated[str, Meta(min_length=1, max_length=16)]
-    name: Annotated[str, Meta(min_length=1, max_length=64)]
-    reason: Annotated[str, Meta(max_length=300)] = ""
 
 
 class _Cached:
@@ -94,8 +74,8 @@ def hall_routes(
 
     async def quickplay(request: Request) -> Response:
         lobby, sessions, _ = services(request)
+        req = S.body(S.QuickPlay, await read_body(request))  # (a body refused first: 400 whoever asks)
         account = await sessions.require(request, lobby)
-        req = S.body(QuickPlay, await read_body(request))
         if req.preset not in PRESETS:  # pragma: no cover - the schema lists them
             raise RequestError(400, f"preset: no preset {req.preset!r}")
         secret_ticket = secrets.token_urlsafe(24)
@@ -142,23 +122,22 @@ def hall_routes(
 
     async def blocks(request: Request) -> Any:
         lobby, sessions, _ = services(request)
+        if request.method == "POST":
+            name, on = S.body(S.BlockBody, await read_body(request)).name, True
+        else:
+            name, on = str(request.path_params.get("name", "")), False
         account = await sessions.require(request, lobby)
         if request.method == "GET":
             names = await lobby.reader.call(None, blocked_names, lobby.writer.store, account.id)
             return {"blocks": names}
-        if request.method == "POST":
-            name = S.body(BlockBody, await read_body(request)).name
-            on = True
-        else:
-            name, on = str(request.path_params["name"]), False
         if not await lobby.writer.call(block, lobby.writer.store, account.id, name, on):
             raise RequestError(404, f"no account {name!r} to block")
         return {"blocks": await lobby.reader.call(None, blocked_names, lobby.writer.store, account.id)}
 
     async def report_(request: Request) -> Any:
         lobby, sessions, _ = services(request)
+        req = S.body(S.ReportBody, await read_body(request))
         account = await sessions.require(request, lobby)
-        req = S.body(ReportBody, await read_body(request))
         room = lobby.find(req.table)
         if room is None or not any(s.nickname == req.name for s in room.seats):
             raise RequestError(404, f"nobody called {req.name!r} sits at table {req.table!r}")

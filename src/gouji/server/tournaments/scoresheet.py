@@ -8,11 +8,11 @@ from typing import Any
 
 import orjson
 
-from ..competition.duplicate import Tournament
-from ..competition.records import RecordError
-from .errors import RequestError
-from .halls import MATCH_KIND
-from .replay_api import Replay
+from ...competition.duplicate import Tournament
+from ...competition.records import RecordError
+from ..errors import RequestError
+from ..halls import MATCH_KIND
+from ..replay_api import Replay
 
 
 class Sheet:

@@ -34,25 +34,25 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from ..competition.duplicate import Tournament, TournamentTable
-from ..competition.round_robin import check_teams
-from ..competition.sets import Match
-from ..engine.actions import Action
-from ..engine.rules import RuleSet
-from ..engine.seats import SEATS
-from . import protocol as P
-from . import schemas as S
-from .config import TableConfig, parse_table_request
-from .connection import Connection, token_hash
-from .durability import StoreWriter
-from .errors import RequestError
-from .halls import MATCH_KIND, Halls
-from .lobby import Lobby
-from .replay_api import Replay, ReplayCache
+from ...competition.duplicate import Tournament, TournamentTable
+from ...competition.round_robin import check_teams
+from ...competition.sets import Match
+from ...engine.actions import Action
+from ...engine.rules import RuleSet
+from ...engine.seats import SEATS
+from .. import protocol as P
+from .. import schemas as S
+from ..config import TableConfig, parse_table_request
+from ..connection import Connection, token_hash
+from ..durability import StoreWriter
+from ..errors import RequestError
+from ..halls import MATCH_KIND, Halls
+from ..lobby import Lobby
+from ..replay_api import Replay, ReplayCache
+from ..shards import Shard
+from ..storage import EventOp, Op, RecordBody, RecordOp, StatusOp, StoredTable
+from ..table import Room, new_token
 from .scoresheet import Sheet, stored_view
-from .shards import Shard
-from .storage import EventOp, Op, RecordBody, RecordOp, StatusOp, StoredTable
-from .table import Room, new_token
 
 log = logging.getLogger("gouji.server")
 

@@ -28,13 +28,13 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from . import schemas as S
-from .accounts.api import current_account
+from .. import schemas as S
+from ..accounts.api import account_name
+from ..guard import client_of
+from ..lobby import Lobby
+from ..replay_api import Replay, replays, send_replay
 from .duplicate import close_match, create_match, join_team, match_view, team_codes
 from .events import create_event, event_of
-from .guard import client_of
-from .lobby import Lobby
-from .replay_api import Replay, replays, send_replay
 
 Handler = Callable[[Request], Awaitable[Any]]
 
@@ -61,8 +61,7 @@ def tournament_routes(
     async def join_team_(request: Request) -> Any:
         code = request.path_params["code"]
         req = S.body(S.JoinTeam, await read_body(request))
-        account = await current_account(request)
-        name = None if account is None else account.name
+        name = await account_name(request)
         return await join_team(_lobby(request), code, req, client_of(request.scope), name)
 
     async def create_event_(request: Request) -> Any:

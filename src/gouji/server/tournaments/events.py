@@ -29,21 +29,21 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from ..bots import BOTS
-from ..competition.duplicate import Tournament
-from ..competition.round_robin import Event, EventError, Fixture, MatchResult, check_teams
-from ..engine.rules import RuleSet
-from ..engine.seats import SEATS
-from . import schemas as S
-from .config import parse_table_request
-from .connection import token_hash
+from ...bots import BOTS
+from ...competition.duplicate import Tournament
+from ...competition.round_robin import Event, EventError, Fixture, MatchResult, check_teams
+from ...engine.rules import RuleSet
+from ...engine.seats import SEATS
+from .. import schemas as S
+from ..config import parse_table_request
+from ..connection import token_hash
+from ..durability import StoreWriter
+from ..errors import RequestError
+from ..halls import EVENT_KIND, MATCH_KIND, Halls
+from ..lobby import Lobby, client_key
+from ..storage import EventOp, Op, StatusOp, StoredTable
+from ..table import Room, new_token
 from .duplicate import DuplicateRoom, MatchHall, create_match, team_at
-from .durability import StoreWriter
-from .errors import RequestError
-from .halls import EVENT_KIND, MATCH_KIND, Halls
-from .lobby import Lobby, client_key
-from .storage import EventOp, Op, StatusOp, StoredTable
-from .table import Room, new_token
 
 log = logging.getLogger("gouji.server")
 
