@@ -36,7 +36,7 @@ from gouji.server.config import TableConfig
 from gouji.server.connection import Connection
 from gouji.server.fast_send import ws_text_frame
 from gouji.server.storage import Op
-from gouji.server.table import Room, token_hash
+from gouji.server.tables.table import Room, token_hash
 from gouji.server.writer_process import _pack, _to_wire
 
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import gouji
 from gouji.bots.heuristic import tuned
-from gouji.server.table import PASS_PACE
+from gouji.server.tables.table import PASS_PACE
 
 from .conftest import PHONE, LiveServer, shot
 from .test_table import DOCS_SCREENSHOT, open_seat, sent_actions, state

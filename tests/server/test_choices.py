@@ -12,9 +12,9 @@ from typing import Any
 import gouji
 from gouji.engine.actions import Burn, parse_action
 from gouji.engine.cards import RANKS, parse_counts
-from gouji.server.choices import burn_need, plays_needed
 from gouji.server.config import TableConfig
-from gouji.server.table import CHOICES_CAP, Room
+from gouji.server.tables.choices import burn_need, plays_needed
+from gouji.server.tables.table import CHOICES_CAP, Room
 
 
 def decode(legal: dict[str, Any]) -> set[tuple[int, ...]]:

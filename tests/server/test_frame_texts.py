@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from gouji.server.table_frames import Frames
+from gouji.server.tables.frames import Frames
 
 from ..helpers import wait_until
 
@@ -72,7 +72,7 @@ def test_the_table_text_is_the_public_table_after_every_kind_of_change() -> None
 
     from gouji.engine.rules import resolve
     from gouji.server.config import TableConfig
-    from gouji.server.table import Room, token_hash
+    from gouji.server.tables.table import Room, token_hash
 
     from .test_frames import run_async
 

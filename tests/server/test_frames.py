@@ -19,7 +19,7 @@ from gouji.server.config import TableConfig
 from gouji.server.connection import Connection
 from gouji.server.durability import Writer
 from gouji.server.storage import EventOp, StatusOp, Store
-from gouji.server.table import token_hash
+from gouji.server.tables.table import token_hash
 
 from ..helpers import random_playout
 

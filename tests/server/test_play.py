@@ -253,7 +253,7 @@ def test_a_lead_with_many_actions_is_sent_as_a_count_and_a_sample() -> None:
 
     from gouji.engine.actions import parse_action
     from gouji.server.config import TableConfig
-    from gouji.server.table import CHOICES_CAP, SAMPLE_SIZE, Room
+    from gouji.server.tables.table import CHOICES_CAP, SAMPLE_SIZE, Room
 
     config = TableConfig(
         "qingdao", __import__("gouji").RuleSet.preset("qingdao").to_dict(), 5, 1, None, 0.0, (None,) * 6

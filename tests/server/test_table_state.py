@@ -1,6 +1,6 @@
 """The table's reducer without a server: no event loop, no connection's socket, no database — changes and
-intents in, the state, the writes and the frames out (:mod:`gouji.server.table_state`,
-:mod:`gouji.server.table_frames`)."""
+intents in, the state, the writes and the frames out (:mod:`gouji.server.tables.state`,
+:mod:`gouji.server.tables.frames`)."""
 
 from __future__ import annotations
 
@@ -16,8 +16,8 @@ from gouji.server import protocol as P
 from gouji.server.config import TableConfig
 from gouji.server.connection import Connection, token_hash
 from gouji.server.storage import EventOp, RecordOp, StatusOp
-from gouji.server.table_frames import Frames, TableFrames
-from gouji.server.table_state import WATCH_PACE
+from gouji.server.tables.frames import Frames, TableFrames
+from gouji.server.tables.state import WATCH_PACE
 
 NOW = 1000.0
 """The time the tests give the reducer (it reads no clock)."""

@@ -1,4 +1,4 @@
-"""Decision windows at the protocol level, without a browser (gouji.server.window).
+"""Decision windows at the protocol level, without a browser (gouji.server.tables.window).
 
 - no decision with one legal answer ever reaches a person, over whole deals on every preset;
 - the seats of one event (a burn offer, a revolution, a 买四 round) are asked at once, and a seat that is not
@@ -22,7 +22,7 @@ from gouji.server import protocol as P
 from gouji.server.config import TableConfig
 from gouji.server.connection import Connection
 from gouji.server.settings import ServerSettings
-from gouji.server.table import PASS_PACE, Room, token_hash
+from gouji.server.tables.table import PASS_PACE, Room, token_hash
 
 T = TypeVar("T")
 

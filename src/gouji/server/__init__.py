@@ -1,23 +1,30 @@
 """The game server: tables of six over WebSockets, an HTTP API, and storage on SQLite or PostgreSQL.
 
+Its parts, as packages:
+
+- :mod:`.tables` — a table: its state as a reducer (``state``), its frames (``frames``), its decision windows,
+  its I/O (``table``: connections, timers, bots, writes) and its quick phrases;
+- :mod:`.tournaments` — duplicate matches at two tables, their scoresheet, events of several teams, routes;
+- :mod:`.accounts` — accounts, sessions, seats of an account, profiles (issue 42);
+- :mod:`.hall` — the public hall, quick play, the leaderboard, blocks and reports (issue 43);
+- :mod:`.storage` — SQLAlchemy models, the repository, what a record adds to its players' rows; Alembic
+  migrations in ``migrations/``.
+
+and the HTTP and WebSocket plumbing beside them:
+
 - :mod:`.app` — the ASGI app (:func:`create_app`), HTTP routes and the WebSocket endpoint;
 - :mod:`.lobby` — every table in memory, and the HTTP API's operations on them (create, join, leave, close);
-- :mod:`.settings` — the server's settings in one object (:class:`~.settings.ServerSettings`);
 - :mod:`.halls` — the registry of the halls (duplicate matches, events) the lobby owns;
-- :mod:`.table_state` — a table's state and its changes, as a reducer (no I/O);
-- :mod:`.table_frames` — what a table's connections are sent of its state;
-- :mod:`.table` — a table's I/O: connections, timers and windows, the writer and the outbox, the bots;
-- :mod:`.config` — a table's configuration and the validation of a creation request;
-- :mod:`.connection` — a WebSocket connection's outgoing side (frames written in place or queued);
-- :mod:`.durability` — the queue of database writes (:class:`~.durability.StoreWriter`), on a thread;
-- :mod:`.writer_process` — the same queue in a process of its own (``gouji serve``'s default on Linux);
-- :mod:`.fast_send` — frames written straight to Uvicorn's transport;
-- :mod:`.play_socket` — the WebSocket protocol ``gouji serve`` runs: Uvicorn's, with a direct way in for play;
-- :mod:`.limits` — what a client may send and how fast;
-- :mod:`.errors` — the error the HTTP API answers with, and a server setting it cannot start with;
-- :mod:`.protocol` — the versioned message schema (``docs/protocol.md``);
-- :mod:`.storage` — SQLAlchemy models, the repository, Alembic migrations (``migrations/``);
-- :mod:`.serve` — ``gouji serve``: Uvicorn on the app.
+- :mod:`.settings`, :mod:`.config`, :mod:`.limits`, :mod:`.limit_options`, :mod:`.errors` — settings, a table's
+  configuration, what a client may do and how fast, errors;
+- :mod:`.guard`, :mod:`.private` — per-client keys, same-origin checks, the server's secret and private files;
+- :mod:`.schemas`, :mod:`.schema_refusals`, :mod:`.schema_docs`, :mod:`.protocol` — every body and message's
+  schema, refusals in words, the protocol's reference;
+- :mod:`.connection`, :mod:`.fast_send`, :mod:`.play_socket` — a WebSocket's outgoing side and the direct way in;
+- :mod:`.durability`, :mod:`.writer_process`, :mod:`.reads`, :mod:`.backup` — the database's writer (a thread or
+  a process), reads off it, backups;
+- :mod:`.replay_api`, :mod:`.table_replay`, :mod:`.bots_api` — replays, hints and the bots' list;
+- :mod:`.shards`, :mod:`.proxy_config`, :mod:`.serve` — several servers on one database, nginx, ``gouji serve``.
 """
 
 from __future__ import annotations

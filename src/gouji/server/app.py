@@ -64,14 +64,14 @@ from .hall.api import hall_routes
 from .hall.service import HallService
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
-from .phrases import say
 from .play_socket import PlaySocket
 from .private import load_secret, secret_path
 from .replay_api import STATIC_DIR, replay_routes
 from .settings import ServerSettings
 from .storage import open_store
-from .table import Room
 from .table_replay import table_replay_routes
+from .tables.phrases import say
+from .tables.table import Room
 from .tournaments.api import tournament_routes
 from .tournaments.events import restore_halls
 from .writer_process import ProcessWriter, WriterDied

@@ -107,7 +107,7 @@ class Connection:
 
     def send(self, frame: dict[str, Any]) -> None:
         """Send a frame: through its table once it said hello (after the frames that wait for their change to
-        be stored, :meth:`~gouji.server.table.Room.deliver`), else at once."""
+        be stored, :meth:`~gouji.server.tables.table.Room.deliver`), else at once."""
         text = P.dumps(frame)
         if self.room is not None:
             self.room.deliver(self, text)

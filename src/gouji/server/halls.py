@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping, Sequence
 from typing import Any, Protocol, TypeVar
 
 from .storage import Op
-from .table import Room
+from .tables.table import Room
 
 MATCH_KIND = "match"
 EVENT_KIND = "event"

@@ -33,7 +33,7 @@ from .reads import Reader
 from .schemas import name_key
 from .settings import ServerSettings
 from .storage import RecordOp, StatusOp, StoredTable
-from .table import Room, new_token
+from .tables.table import Room, new_token
 
 log = logging.getLogger("gouji.server")
 

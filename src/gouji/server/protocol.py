@@ -123,7 +123,7 @@ def parse_client(text: str | bytes) -> ClientMessage:
     if kind is S.Prefs:  # be asked even with one answer or not
         assert isinstance(m, S.Prefs)
         return ClientMessage("prefs", m.id, m.token, on=m.ask_single)
-    if kind is S.Say:  # a quick phrase (server/phrases.py): its id in `action`
+    if kind is S.Say:  # a quick phrase (server/tables/phrases.py): its id in `action`
         assert isinstance(m, S.Say)
         return ClientMessage("say", m.id, m.token, action=m.phrase)
     if kind is S.Hello:

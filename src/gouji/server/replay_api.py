@@ -46,7 +46,7 @@ from .errors import RequestError
 from .guard import client_of
 from .limits import MAX_RECORD_ID, read_json
 from .storage import RecordRow, Store, TableRow
-from .table import Room, one_thread
+from .tables.table import Room, one_thread
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 """The browser table (plain HTML, CSS and JavaScript modules), served at ``/``."""

@@ -31,7 +31,7 @@ from .. import schemas as S
 from ..connection import token_hash
 from ..errors import RequestError
 from ..guard import client_of
-from ..table import new_token
+from ..tables.table import new_token
 from .passwords import Passwords
 from .sessions import Sessions, clear_cookie, session_hash, set_cookie
 from .store import (

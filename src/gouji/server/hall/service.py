@@ -21,7 +21,7 @@ from typing import Any
 from ..config import parse_table_request
 from ..connection import token_hash
 from ..private import PROCESS_SECRET
-from ..table import Room, new_token
+from ..tables.table import Room, new_token
 from .store import empty_queue, seated, sync_hall, take_group
 
 log = logging.getLogger("gouji.server")

@@ -51,7 +51,7 @@ from ..lobby import Lobby
 from ..replay_api import Replay, ReplayCache
 from ..shards import Shard
 from ..storage import EventOp, Op, RecordBody, RecordOp, StatusOp, StoredTable
-from ..table import Room, new_token
+from ..tables.table import Room, new_token
 from .scoresheet import Sheet, stored_view
 
 log = logging.getLogger("gouji.server")

@@ -42,7 +42,7 @@ from ..errors import RequestError
 from ..halls import EVENT_KIND, MATCH_KIND, Halls
 from ..lobby import Lobby, client_key
 from ..storage import EventOp, Op, StatusOp, StoredTable
-from ..table import Room, new_token
+from ..tables.table import Room, new_token
 from .duplicate import DuplicateRoom, MatchHall, create_match, team_at
 
 log = logging.getLogger("gouji.server")

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import protocol as P
-from .connection import Connection
-from .limits import TokenBucket
+from .. import protocol as P
+from ..connection import Connection
+from ..limits import TokenBucket
 from .table import Room
 
 PHRASES = ("nice", "thanks", "hurry", "oops", "sorry", "wow", "well_played", "gg")

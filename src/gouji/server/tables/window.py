@@ -22,8 +22,8 @@ import collections
 from collections.abc import Iterator, Sequence
 from typing import overload
 
-from ..engine.actions import PASS, Action
-from ..engine.deal import SETUP_BUY_FOUR, SETUP_REVOLUTION, Deal
+from ...engine.actions import PASS, Action
+from ...engine.deal import SETUP_BUY_FOUR, SETUP_REVOLUTION, Deal
 
 WindowKey = tuple[int, int]
 """(deal index, decisions made in that deal) when a window opens: a new decision means a new window."""

@@ -1,5 +1,5 @@
 """What a table's connections are sent: its public data, a seat's view and turn, and the texts of a change's
-``state`` frames, seat by seat — made from the state alone (:mod:`.table_state`), without I/O.
+``state`` frames, seat by seat — made from the state alone (:mod:`.state`), without I/O.
 
 Hidden information stays hidden here: a seat's frame carries its own hand and no other (the engine's
 :meth:`~gouji.engine.deal.Deal.view` and :meth:`~gouji.engine.deal.Deal.public_event`), and the set's seed
@@ -13,15 +13,15 @@ from typing import Any
 
 import orjson
 
-from ..engine import cards as C
-from ..engine.actions import PASS, YIELD
-from ..engine.deal import Deal
-from ..engine.seats import SEATS
-from . import protocol as P
+from ...engine import cards as C
+from ...engine.actions import PASS, YIELD
+from ...engine.deal import Deal
+from ...engine.seats import SEATS
+from .. import protocol as P
+from ..config import TableConfig
+from ..storage.results import rated
 from .choices import burn_need, burn_needs, legal_set
-from .config import TableConfig
-from .storage.results import rated
-from .table_state import TableState
+from .state import TableState
 
 CHOICES_CAP = 64
 """Legal actions are listed in full up to this many; past it a frame carries the count and a sample."""

@@ -2,7 +2,7 @@
 (issue 29): every legal action, compactly when there are many, and what a burn needs.
 
 All of it comes from the seat's own hand and its own legal actions, and goes only into that seat's ``turn``
-(:meth:`~gouji.server.table.Room.turn_info`): nothing of another seat's cards.
+(:meth:`~gouji.server.tables.table.Room.turn_info`): nothing of another seat's cards.
 """
 
 from __future__ import annotations
@@ -11,9 +11,9 @@ from collections.abc import Sequence
 from operator import sub
 from typing import Any
 
-from ..engine import cards as C
-from ..engine.actions import Burn, LegalActions
-from ..engine.plays import NO_RANK
+from ...engine import cards as C
+from ...engine.actions import Burn, LegalActions
+from ...engine.plays import NO_RANK
 
 BURN_NEEDS_CAP = 256
 """A burn offer's needs are listed for at most this many burns (a burn offer rarely has a tenth of it)."""

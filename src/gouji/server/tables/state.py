@@ -8,7 +8,7 @@ asked: which seats answer at once, which are asked, which bots think — given t
 reads) and the answers fed back (:meth:`feed_order`).  The intents of a connection are checked here too
 (:meth:`check_act` …): a refused one raises a :class:`~.protocol.ProtocolError` and changes nothing.
 
-What the connections are sent of it is :mod:`.table_frames`; the I/O around it — connections, timers, the
+What the connections are sent of it is :mod:`.frames`; the I/O around it — connections, timers, the
 writer and the outbox, the bots' thread — is :class:`.table.Room`.  The same changes, replayed in order on a
 new state, restore a table after a restart.
 """
@@ -21,12 +21,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from ..engine.actions import PASS, Action, InvalidAction, parse_action
-from ..engine.seats import SEATS
-from . import protocol as P
-from .config import TableConfig
-from .connection import Connection, token_hash
-from .storage import EventOp, Op, RecordBody, RecordOp, StatusOp
+from ...engine.actions import PASS, Action, InvalidAction, parse_action
+from ...engine.seats import SEATS
+from .. import protocol as P
+from ..config import TableConfig
+from ..connection import Connection, token_hash
+from ..storage import EventOp, Op, RecordBody, RecordOp, StatusOp
 from .window import Window, WindowKey, window_kind
 
 PASS_PACE = 0.25
@@ -103,7 +103,7 @@ class TableState:
         self.ready: list[bool] | None = None
         """Between two deals: which seats said they are ready; None while play goes on."""
         self.window: Window | None = None
-        """The decision window open now (:mod:`gouji.server.window`), or None."""
+        """The decision window open now (:mod:`gouji.server.tables.window`), or None."""
         self.deadline: float | None = None
         """Epoch seconds when the seat to act is auto-played, or the pause between two deals ends; or None
         (set by the table's timers: :class:`.table.Room`)."""
@@ -121,7 +121,7 @@ class TableState:
         self._seats_version = 0
         """Counts the changes that may change the seats or the table's status outside play (every change but
         an action, and an action that switched its seat's 托管) and the connections come and gone (who is
-        offline, :meth:`.table_frames.TableFrames.offline`): a key of the public table's caches."""
+        offline, :meth:`.frames.TableFrames.offline`): a key of the public table's caches."""
         self._people_of: tuple[int, tuple[int, ...]] | None = None
         """(the seats' version it was worked out at, :meth:`people`)."""
         self.replaying = False

@@ -1,7 +1,7 @@
 """A table's I/O: its connections, its timers and windows, the writer and the outbox, the bots' thread.
 
-The server is the authority.  A :class:`Room` is a table's state (:class:`.table_state.TableState`, the
-reducer, and :class:`.table_frames.TableFrames`, what it sends) with the I/O around it.  Every change — a
+The server is the authority.  A :class:`Room` is a table's state (:class:`.state.TableState`, the
+reducer, and :class:`.frames.TableFrames`, what it sends) with the I/O around it.  Every change — a
 seat taken or left, auto-play switched, an action, the start, the close — goes through :meth:`Room.commit`:
 the reducer applies it and numbers it, the writer stores it, the open decision window is rescheduled, and
 every connection is sent its own view once the change is stored.  The same events, replayed in order,
@@ -23,25 +23,25 @@ import time
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..bots import BOTS, Bot, make_bot
-from ..engine.actions import PASS, Action, LegalActions
-from ..engine.deal import IllegalAction
-from ..engine.seats import SEATS
-from . import protocol as P
-from .config import TableConfig
-from .connection import Connection
-from .connection import token_hash as token_hash  # (its home was here)
-from .durability import StoreWriter
-from .limits import TokenBucket
-from .settings import ServerSettings
-from .storage import StoredTable
-from .table_frames import CHOICES_CAP as CHOICES_CAP
-from .table_frames import SAMPLE_SIZE as SAMPLE_SIZE
-from .table_frames import Frames, TableFrames
-from .table_state import DECISION_KINDS
-from .table_state import PASS_PACE as PASS_PACE
-from .table_state import Seat as Seat
-from .table_state import new_token as new_token
+from ...bots import BOTS, Bot, make_bot
+from ...engine.actions import PASS, Action, LegalActions
+from ...engine.deal import IllegalAction
+from ...engine.seats import SEATS
+from .. import protocol as P
+from ..config import TableConfig
+from ..connection import Connection
+from ..connection import token_hash as token_hash  # (its home was here)
+from ..durability import StoreWriter
+from ..limits import TokenBucket
+from ..settings import ServerSettings
+from ..storage import StoredTable
+from .frames import CHOICES_CAP as CHOICES_CAP
+from .frames import SAMPLE_SIZE as SAMPLE_SIZE
+from .frames import Frames, TableFrames
+from .state import DECISION_KINDS
+from .state import PASS_PACE as PASS_PACE
+from .state import Seat as Seat
+from .state import new_token as new_token
 from .window import Window, WindowKey, WindowTimings, timeout_answer
 
 log = logging.getLogger("gouji.server")
@@ -120,7 +120,7 @@ class Room(TableFrames):
     def commit(
         self, kind: str, seat: int | None = None, data: dict[str, Any] | None = None, action: Action | None = None
     ) -> None:
-        """Apply one change (:meth:`~.table_state.TableState.step`; raises, changing nothing, if the engine
+        """Apply one change (:meth:`~.state.TableState.step`; raises, changing nothing, if the engine
         refuses an action), store it, reschedule the window and send every connection its view."""
         ops = self.step(kind, seat, data, action)
         if self.replaying:
@@ -216,7 +216,7 @@ class Room(TableFrames):
 
     def broadcast(self) -> None:
         """Send every connection the view of its own seat (spectators the public view): each seat's frame
-        text is made once per change (:class:`.table_frames.Frames`) and written to every connection of it."""
+        text is made once per change (:class:`.frames.Frames`) and written to every connection of it."""
         new = self.new_events()
         if not self.conns:
             return
