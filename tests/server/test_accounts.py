@@ -286,3 +286,22 @@ def test_statistics_add_up_to_the_records_and_survive_a_restart_and_a_restore(tm
         assert httpx.get(again.base + "/api/players/Ivy").json()["stats"] == profile["stats"]
     finally:
         again.stop()
+
+
+def test_the_account_flow_on_a_real_server_on_every_database(db_url: str, tmp_path: Path) -> None:
+    """Sign-up, sign-in, a seat taken back on another device, deletion — on a server process, on SQLite and
+    (in CI) PostgreSQL."""
+    server = Served(tmp_path, ["--bot-delay", "0"])
+    server.db = db_url
+    server.start()
+    try:
+        with device(server, "203.0.113.90") as a, device(server, "198.51.100.90") as b:
+            assert a.post("/api/accounts", json={"name": "Pat", "password": PASSWORD}).status_code == 201
+            table = a.post("/api/tables", json={"bots": [None] + ["random"] * 5, "nickname": "Pat"}).json()
+            assert b.post("/api/session", json={"name": "pat", "password": "wrong guess"}).status_code == 401
+            assert b.post("/api/session", json={"name": "pat", "password": PASSWORD}).status_code == 200
+            assert b.post(f"/api/tables/{table['code']}/reclaim").json()["seat"] == 0
+            assert b.request("DELETE", "/api/me", json={"password": PASSWORD}).status_code == 204
+            assert a.get("/api/me").status_code == 401 and b.get("/api/players/Pat").status_code == 404
+    finally:
+        server.stop()
