@@ -14,7 +14,8 @@ from .test_table import open_seat
 def test_a_second_player_sees_the_countdown_and_the_offline_mark(new_page: Any, server: LiveServer) -> None:
     """Two people (seats 0 and 3) with a 60 s timer: while Ann is asked, Bob's page shows her seat's
     countdown (the table's public timer), and Ann's own timer says the same.  Then Ann closes her page: Bob
-    sees 断线 on her seat, and it clears when she comes back."""
+    sees 断线 on her seat and, in the centre, that the table waits for her and when 托管 takes over; it clears
+    when she comes back."""
     bots: list[str | None] = ["heuristic", "heuristic", "heuristic", None, "heuristic", "heuristic"]
     bots[0] = None
     t = server.create(
@@ -51,11 +52,18 @@ def test_a_second_player_sees_the_countdown_and_the_offline_mark(new_page: Any, 
     bob.wait_for_selector(offline)
     assert bob.inner_text(offline) == "断线"
     assert bob.query_selector(".seat[data-seat='3'] .b-offline") is None  # (his own seat is online)
+    # the table waits for Ann: Bob's centre line says so, and when 托管 takes over her seat
+    assert asked == 0, "the seed asks Ann first"
+    bob.wait_for_selector(".status-line.absent .absent-left:not(:empty)")
+    line = bob.inner_text(".status-line.absent")
+    left = int(re.sub(r"\D", "", line.split("—")[1]))
+    assert line.startswith("等待 Ann（断线）") and "秒后托管" in line and 20 <= left <= 60, line
     shot(bob, "presence-offline")
     back = new_page()
     open_seat(back, t["code"], 0, t["token"], "Ann")
     bob.wait_for_selector(offline, state="detached")
     assert back.query_selector(".b-offline") is None
+    assert bob.query_selector(".status-line.absent") is None
 
 
 def test_auto_play_says_how_many_moves_it_made_with_one_tap_to_take_over(new_page: Any, server: LiveServer) -> None:

@@ -291,6 +291,15 @@ export function miniHand(text) {
   return wrap;
 }
 
+/** A person's seat to act without a connection (断线): "Waiting for Ann (offline) — auto-play (托管) in 12 s",
+ * the seconds counted by the table's tick (the table's public countdown; none without a turn timer). */
+function absence(status, info, who, turn) {
+  if (!info || !info.offline || info.bot || info.auto) return;
+  status.classList.add("absent");
+  status.replaceChildren(t("absent_wait", { name: who }));
+  if (turn.countdown) status.appendChild(h("span.absent-left", { dataset: { deadline: turn.countdown } }));
+}
+
 function renderCenter(model) {
   const { view, seats, turn, me } = model;
   const center = h("div.center");
@@ -329,7 +338,7 @@ function renderCenter(model) {
     if (s === me) status.classList.add("mine");
     if (turn.kind === "revolution" || turn.kind === "buy_four") {
       status.textContent = "legal_count" in turn && s === me ? t("your_turn") : t("window_" + turn.kind);
-    }
+    } else if (!view.burn_offer && s !== me) absence(status, seats && seats[s], name(s), turn);
   }
   center.appendChild(status);
   return center;

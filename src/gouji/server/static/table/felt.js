@@ -117,5 +117,9 @@ export const feltMethods = {
       el.textContent = `${left}s`;
       el.classList.toggle("low", left <= 5);
     }
+    for (const el of this.root.querySelectorAll(".absent-left[data-deadline]")) {
+      const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
+      el.textContent = t("absent_auto_in", { n: left });
+    }
   },
 };

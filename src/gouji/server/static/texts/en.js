@@ -558,4 +558,7 @@ export default {
   prof_revolutions: "Revolutions (革命)",
   prof_sets: "Sets won–drawn–lost",
   prof_matches: "Matches won–drawn–lost",
+  // issue 45: the table's last mile
+  absent_wait: "Waiting for {name} (offline)",
+  absent_auto_in: " — auto-play (托管) in {n} s",
 };

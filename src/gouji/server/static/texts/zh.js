@@ -570,4 +570,7 @@ export default {
   prof_revolutions: "革命",
   prof_sets: "整盘 胜–平–负",
   prof_matches: "比赛 胜–平–负",
+  // issue 45: the table's last mile
+  absent_wait: "等待 {name}（断线）",
+  absent_auto_in: "，{n} 秒后托管",
 };
