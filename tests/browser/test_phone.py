@@ -5,6 +5,7 @@ Screenshots go to ``tests/browser/artifacts/``."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import urllib.error
 from pathlib import Path
@@ -208,6 +209,14 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
                 if os.environ.get("GOUJI_UPDATE_SCREENSHOT"):
                     shutil.copyfile(path, DOCS / "phone-table.png")
                 assert axe_violations(page) == [], "the table mid-deal"
+                # the help (in the settings on a phone) explains the game's terms, each named as the glossary does
+                page.click("#settings-btn")
+                page.click("#settings-help")
+                terms = page.eval_on_selector_all("#terms dt", "els => els.map(e => e.textContent)")
+                lines = page.eval_on_selector_all("#terms dd", "els => els.map(e => e.textContent)")
+                assert "Open the point (开点)" in terms and "Call (宣点)" in terms and all(lines), (terms, lines)
+                assert axe_violations(page) == [], "the help"
+                page.click("#help-close")
             before = state(page)
             page.click(".hinted")
             page.wait_for_function(
@@ -310,14 +319,20 @@ def test_the_sheets_open_over_the_felt_and_the_jokers_differ_without_colour(brow
             """async () => { const m = await import('/render.js');
                  const players = [0, 1, 2, 3, 4, 5].map((s) => ({ cards: 36, status: 'in_play' }));
                  players[2] = { cards: 36, status: 'revolted', revealed: 'AAAAKKKKQQQQJJJJTTTT99998888777766665' };
+                 players[4] = { cards: 30, status: 'in_play', opened: true };
                  const felt = m.renderFelt({ view: { players, phase: 'play' }, seats: null, bottom: 0, me: 0,
-                   last: {}, hands: null, turn: null });
+                   last: {}, hands: null, turn: { seat: 1 } });
                  document.querySelector('.felt-holder').replaceChildren(felt);
                  const seat = felt.querySelector(".seat[data-seat='2']");
                  const r = (e) => e.getBoundingClientRect().toJSON();
                  return { seat: r(seat), hand: r(seat.querySelector('.seat-hand')),
-                          others: [...felt.querySelectorAll('.seat')].filter((e) => e !== seat).map(r) }; }"""
+                          others: [...felt.querySelectorAll('.seat')].filter((e) => e !== seat).map(r),
+                          status: felt.querySelector('.status-line').textContent,
+                          opened: felt.querySelector(".seat[data-seat='4'] .b-open").title }; }"""
         )
+        # a lead is 先出牌 (发牌 is dealing); the 开点 badge explains itself
+        assert boxes["status"] == "2 号位 先出牌", boxes["status"]
+        assert boxes["opened"].startswith("开点：") and "发 4" in boxes["opened"], boxes["opened"]
         seat, hand = boxes["seat"], boxes["hand"]
         assert hand["bottom"] <= seat["bottom"] + 1 and hand["right"] <= seat["right"] + 1, boxes
         for other in boxes["others"]:
@@ -335,10 +350,13 @@ def test_the_sheets_open_over_the_felt_and_the_jokers_differ_without_colour(brow
 def test_the_lobby_reaches_its_open_button_without_scrolling_and_names_bots_by_level(
     browser: Any, server: LiveServer
 ) -> None:
-    """At 390×844 and 360×740 开桌 is on the first screen (the seats and rule options fold below it); a bot is
-    offered by its level's name (高手 …), never by its id."""
-    for vp in PHONES[:2]:
-        ctx = browser.new_context(viewport=vp, locale="zh-CN", base_url=server.url, has_touch=True, is_mobile=True)
+    """At 390×844 (in Chinese) and 360×740 (in English) 开桌 is on the first screen (the seats and rule options
+    fold below it), and the fold's line counts "1 person, 5 bots"; a bot is offered by its level's name (高手 …),
+    never by its id, the levels first and the experimental bots (随机, 学习型 …) in a group of their own after
+    them; a code's example is not upper-cased, a team code's has the codes' 10 characters; axe-clean."""
+    for vp, locale in zip(PHONES[:2], ("zh-CN", "en-US"), strict=True):
+        zh = locale == "zh-CN"
+        ctx = browser.new_context(viewport=vp, locale=locale, base_url=server.url, has_touch=True, is_mobile=True)
         try:
             page = ctx.new_page()
             page.goto("/")
@@ -348,10 +366,25 @@ def test_the_lobby_reaches_its_open_button_without_scrolling_and_names_bots_by_l
             assert not page.is_visible("#seat-1")
             page.click("#more-options summary")
             labels = page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.textContent)")
-            assert "机器人 · 高手" in labels and not any("heuristic" in x or "random" in x for x in labels), labels
+            assert ("机器人 · 高手" if zh else "Bot · Skilled") in labels, labels
+            assert not any("heuristic" in x or "random" in x for x in labels), labels
+            assert page.inner_text("#more-sum").startswith("1 人，5 个机器人" if zh else "1 person, 5 bots")
+            first = page.eval_on_selector_all("#seat-1 > option", "els => els.map(e => e.value)")
+            more = page.eval_on_selector_all("#seat-1 > optgroup > option", "els => els.map(e => e.value)")
+            levels = first[2:]  # (大师 when the server has its weights)
+            assert levels[:2] == ["novice", "heuristic"] and set(levels) <= {"novice", "heuristic", "expert"}, first
+            assert "random" in more and "learned" in more, more
+            group = page.get_attribute("#seat-1 > optgroup", "label")
+            assert group == ("更多机器人（试验）" if zh else "More bots (experimental)"), group
+            cased = page.evaluate(
+                "() => ['#join-code', '#team-code'].map((s) => [document.querySelector(s).placeholder,"
+                " getComputedStyle(document.querySelector(s), '::placeholder').textTransform])"
+            )
+            assert cased[0] == ["例如 K7QMX2" if zh else "e.g. K7QMX2", "none"], cased
+            assert re.fullmatch(r"\S+ [A-Z0-9]{10}", cased[1][0]) and cased[1][1] == "none", cased
             assert page.evaluate(SMALL, LOBBY_TARGETS) == [], ("the lobby's targets under 44 px", vp)
             shot(page, f"lobby-{vp['width']}")
-            assert axe_violations(page) == [], "the lobby"
+            assert axe_violations(page) == [], ("the lobby", locale)
         finally:
             ctx.close()
 

@@ -8,7 +8,7 @@
 
 import { h, clear, api, toast, storeSeat, lastNickname, rememberNickname } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
-import { botChoice, botLevel } from "./bots.js";
+import { botChoice, botLevel, botOptions } from "./bots.js";
 
 const POLL_MS = 1500;
 const ORGANISER_KEY = "gouji.organiser";
@@ -18,7 +18,7 @@ const ORGANISER_KEY = "gouji.organiser";
 const FALLBACK_BOTS = ["heuristic", "random"];
 // (`short`: the level alone, 高手, where the row says it is a seat's)
 const seatOptions = (bots, chosen, short) => [h("option", { value: "", selected: !chosen }, t("dup_person")),
-  ...bots.map((b) => h("option", { value: b, selected: chosen === b }, short ? botLevel(b) : botChoice(b)))];
+  ...botOptions(bots, chosen, short ? botLevel : botChoice)];
 /** The bot that fills a seat by default ("bots for the rest"): 高手 when offered. */
 const defaultBot = (bots) => (bots.includes("heuristic") ? "heuristic" : bots[0]);
 
@@ -175,9 +175,9 @@ function eventForm(go, presets, bots) {
         seatSels.forEach((sel, k) => { sel.value = pick.seats[k]; });
         seatRow.hidden = !["custom", "one_per_table"].includes(choice.value);
       },
-    }, [["", t("ev_who_people")], ["one_per_table", t("dup_who_one_per_table")],
-      ...bots.map((b) => [b, botChoice(b)]), ["custom", t("dup_who_custom")]].map(([v, label]) =>
-      h("option", { value: v, selected: pick.choice === v }, label)));
+    }, [["", t("ev_who_people")], ["one_per_table", t("dup_who_one_per_table")], ["custom", t("dup_who_custom")]].map(
+      ([v, label]) => h("option", { value: v, selected: pick.choice === v }, label)),
+    botOptions(bots, pick.choice));
     return h("div.ev-team", { dataset: { team: name } }, h("label.seat-choice", h("span.ev-team-name", name), choice), seatRow);
   };
   const refresh = () => {
@@ -224,7 +224,7 @@ function teamJoinForm(go) {
   const form = h("form.panel.tourney#team-join-form", { onsubmit: (e) => { e.preventDefault(); joinTeam(form, go); } },
     h("h2", t("dup_join_title")),
     h("div.row2",
-      field(t("dup_team_code"), h("input", { name: "team_code", id: "team-code", placeholder: "K7QMX2-1",
+      field(t("dup_team_code"), h("input", { name: "team_code", id: "team-code", placeholder: t("team_code_ph"),
         style: { textTransform: "uppercase" } })),
       field(t("nickname"), h("input", { name: "team_nickname", id: "team-nickname", maxlength: "24", value: lastNickname() }))),
     h("button.btn#team-join-btn", { type: "submit" }, t("dup_join")));
