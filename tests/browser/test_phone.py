@@ -72,6 +72,11 @@ LAYOUT = """(targets) => {
 }"""
 
 
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    across = a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1
+    return across and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1
+
+
 def axe_violations(page: Any) -> list[Any]:
     """axe-core's violations on the page as it is (axe-core from npm: ``make js`` installs it)."""
     if not AXE.exists():
@@ -117,6 +122,32 @@ def _check_layout(page: Any, where: str) -> None:
     got = page.evaluate(LAYOUT, TARGETS)
     assert got["side"] and not got["sheetBtn"] and got["scrollH"] <= LAPTOP["height"], (where, "laptop", got)
     page.set_viewport_size(PHONES[0])
+
+
+# The round's plays on the felt: each seat's bubble lists what it did since the round began (its last play, the
+# top, is in the centre) — [seat, wanted, shown] for every seat that acted this round.
+ROUND_PLAYS = """() => {
+  const v = window.gouji.view, evs = v.dealEvents;
+  let start = 0;
+  evs.forEach((e, i) => { if (['round', 'play', 'deal', 'void'].includes(e.type)) start = i + 1; });
+  const plays = {};
+  for (const e of evs.slice(start)) {
+    if (e.type === 'act' && !e.action.startsWith('return')) (plays[e.seat] = plays[e.seat] || []).push(e.action);
+  }
+  const top = v.frame.view.top_seat;
+  return Object.entries(plays).map(([s, acts]) => {
+    const b = document.querySelector(`.seat[data-seat='${s}'] .bubble`);
+    return [+s, (+s === top ? acts.slice(0, -1) : acts).join(','), b ? b.dataset.plays : ''];
+  });
+}"""
+# Two marks at once (够级! and 革命!) stand clear of the centre's status line.
+MARKS_CLEAR = """() => {
+  const v = window.gouji.view;
+  v.marks = [{ text: 'Gouji! 够级', who: 'A', cls: 'gouji' }, { text: 'Revolution! 革命', who: 'B', cls: 'rev' }];
+  v.showMarks();
+  const r = (s) => document.querySelector(s).getBoundingClientRect().toJSON();
+  return { marks: r('.marks'), status: r('.status-line') };
+}"""
 
 
 def _check_summary_button(page: Any) -> None:
@@ -172,6 +203,7 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
         open_seat(page, t["code"], 0, t["token"], "Ann")
         buttons: set[str] = set()
         kinds: set[str] = set()
+        trails = 0  # the most plays of one seat's round shown at once
         decisions = 0
         while True:
             page.wait_for_selector("#btn-hint:not([disabled]), #summary-continue", timeout=30_000)
@@ -202,6 +234,10 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
                            i.getBoundingClientRect().bottom + 1 || r.scrollHeight > r.clientHeight + 1) }; }"""
                 )
                 assert "Tap a rank" not in info["text"] and not info["cut"], (decisions, info)
+            if phase == "play":
+                rounds = page.evaluate(ROUND_PLAYS)
+                assert all(want == shown for _, want, shown in rounds), (decisions, rounds)
+                trails = max(trails, max((len(want.split(",")) for _, want, _ in rounds if want), default=0))
             if decisions % 4 == 0 or phase != "play" or offer:
                 _check_layout(page, f"decision {decisions} ({phase})")
             if decisions == 2:
@@ -217,6 +253,9 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
                 assert "Open the point (开点)" in terms and "Call (宣点)" in terms and all(lines), (terms, lines)
                 assert axe_violations(page) == [], "the help"
                 page.click("#help-close")
+                marks = page.evaluate(MARKS_CLEAR)
+                assert marks["marks"]["bottom"] <= marks["status"]["top"] + 1, marks
+                shot(page, "phone-390-marks")
             before = state(page)
             page.click(".hinted")
             page.wait_for_function(
@@ -231,6 +270,7 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
         assert axe_violations(page) == [], "the summary"
         replay = page.get_attribute("[data-link='replay-live']", "href")
         assert decisions > 3 and "Play" in buttons, (decisions, buttons, kinds)
+        assert trails >= 2, "no seat's round of two plays or more seen"
         why = page.eval_on_selector_all(".summary .why", "els => els.map(e => e.textContent)")
         assert "1st out" in why and not any("went out" in w for w in why), why
         # each tribute the next deal owes, with why (落: the places; 点: who opened), as it comes in
@@ -328,8 +368,17 @@ def test_the_sheets_open_over_the_felt_and_the_jokers_differ_without_colour(brow
                  return { seat: r(seat), hand: r(seat.querySelector('.seat-hand')),
                           others: [...felt.querySelectorAll('.seat')].filter((e) => e !== seat).map(r),
                           status: felt.querySelector('.status-line').textContent,
+                          counts: [...seat.querySelectorAll('.mini-count')].map(r),
+                          cards: [...seat.querySelectorAll('.mini-group .card')].map(r),
                           opened: felt.querySelector(".seat[data-seat='4'] .b-open").title }; }"""
         )
+        # its count badges (×4) overlap neither one another nor another group's card
+        shown = [b for b in boxes["counts"] if b["bottom"] <= boxes["hand"]["bottom"] + 1]
+        assert len(shown) >= 4, boxes["counts"]
+        for i, a in enumerate(shown):
+            near = [c for j, c in enumerate(shown) if j != i] + [c for c in boxes["cards"] if c["left"] > a["left"]]
+            clash = [c for c in near if _overlap(a, c)]
+            assert not clash, ("a count badge over another", a, clash)
         # a lead is 先出牌 (发牌 is dealing); the 开点 badge explains itself
         assert boxes["status"] == "2 号位 先出牌", boxes["status"]
         assert boxes["opened"].startswith("开点：") and "发 4" in boxes["opened"], boxes["opened"]

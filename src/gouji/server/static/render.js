@@ -148,7 +148,8 @@ export function eventClass(ev) {
   return "ev-info";
 }
 
-/** What each seat did last in the current round: seat → action text, from events in order. */
+/** What each seat did in the current round, from events in order: seat → its last action, and
+ * `plays[seat]` → all its actions of the round (a new array each time: a state that holds the old one keeps it). */
 export function trackLastActs(last, ev) {
   if (ev.type === "deal" || ev.type === "void" || ev.type === "play" || ev.type === "round") {
     for (const k of Object.keys(last)) delete last[k];
@@ -157,7 +158,22 @@ export function trackLastActs(last, ev) {
     // before play a "no" (不革命, 不宣, 不买) says nothing: no bubble, and it clears none
     if (last.setup && ev.action === "pass") return;
     last[ev.seat] = ev.action;
+    const plays = last.plays || {};
+    last.plays = { ...plays, [ev.seat]: [...(plays[ev.seat] || []), ev.action] };
   }
+}
+
+const ROUND_SHOWN = 3; // a seat's bubble: its last plays of the round (older ones smaller), "…" before them
+
+/** A seat's bubble: what it did this round, oldest first; the top play itself is in the centre. */
+function roundBubble(acts, top) {
+  const shown = top ? acts.slice(0, -1) : acts;
+  if (!shown.length) return null;
+  const tail = shown.slice(-ROUND_SHOWN);
+  const one = (act) => (act === "pass" ? t("btn_pass") : act === "yield" ? t("btn_yield") : actBubble(act));
+  return h("div.bubble" + (shown.length > 1 ? ".trail" : ""), { dataset: { plays: shown.join(",") } },
+    shown.length > tail.length ? h("span.more", "…") : null,
+    tail.map((act, i) => h("span.act" + (i < tail.length - 1 || top ? ".earlier" : ""), one(act))));
 }
 
 function badge(key, cls, extra) {
@@ -269,14 +285,9 @@ function renderSeat(model, s, pos, p, outOrder, places) {
     el.appendChild(h("div.timer.public", { dataset: { deadline: turn.countdown } }, ""));
   }
   const act = last && last[s];
-  if (act && s !== (view && view.top_seat)) {
-    el.appendChild(
-      h(
-        "div.bubble",
-        act === "pass" ? t("btn_pass") : act === "yield" ? t("btn_yield") : actBubble(act),
-      ),
-    );
-  }
+  const acts = (last && last.plays && last.plays[s]) || (act ? [act] : []);
+  const bubble = acts.length ? roundBubble(acts, s === (view && view.top_seat)) : null;
+  if (bubble) el.appendChild(bubble);
   const revealed = p.revealed;
   const shown = hands ? hands[s] : revealed;
   if (shown && !(s === me && !hands)) {

@@ -51,6 +51,7 @@ export const feltMethods = {
     if (status) this.announce(status.textContent);
     this.animateTop();
     this.showMarks();
+    this.placeMarks();
     this.tick();
   },
 
@@ -84,12 +85,24 @@ export const feltMethods = {
     if (this.markHolder) this.markHolder.remove();
     this.feltHolder.appendChild(holder);
     this.markHolder = holder;
+    this.placeMarks();
     this.announce(marks.map((m) => `${m.who}: ${m.text}`).join("; "));
     clearTimeout(this.markTimer);
     this.markTimer = setTimeout(() => {
       holder.remove();
       if (this.markHolder === holder) this.markHolder = null;
     }, reducedMotion() ? MARK_MS / 2 : MARK_MS);
+  },
+
+  /** The marks stand above the centre's status line, never over it (who is to act stays readable). */
+  placeMarks() {
+    const holder = this.markHolder;
+    const status = this.feltHolder.querySelector(".status-line");
+    if (!holder || !status || !status.offsetHeight) return;
+    const room = this.feltHolder.getBoundingClientRect();
+    const line = status.getBoundingClientRect();
+    holder.style.top = "auto";
+    holder.style.bottom = `${Math.round(room.bottom - line.top + 6)}px`;
   },
 
   /** The brief marks the new events call for: 够级 / 开点 / 烧 / 闷 / 革命 / going out. */
