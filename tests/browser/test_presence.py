@@ -95,7 +95,7 @@ def test_auto_play_says_how_many_moves_it_made_with_one_tap_to_take_over(new_pag
 def test_quick_phrases_reach_the_table_rate_limited_and_mutable_per_viewer(new_page: Any, server: LiveServer) -> None:
     """Ann says 好牌！: Bob sees it at her seat (in his language), the server's record has no trace of it; a
     seat saying too much too fast is refused (rate_limited) and nothing reaches the others; Bob may hide
-    them for himself."""
+    them for himself. Ann's reaction (an emote) pops up at her seat on Bob's page until he hides those too."""
     bots: list[str | None] = ["heuristic"] * 6
     bots[0] = bots[3] = None
     t = server.create(bots=bots, nickname="Ann", seat=0, bot_delay=0, turn_seconds=None, set_length=1)
@@ -132,3 +132,28 @@ def test_quick_phrases_reach_the_table_rate_limited_and_mutable_per_viewer(new_p
         bob.wait_for_timeout(100)
     assert any('"phrase":"gg"' in f for f in bob_frames[n:]), "the phrase's frame reaches Bob"
     assert bob.query_selector(".said[data-phrase='gg']") is None
+    # reactions (issue 45): Ann sends an emote from the same box; Bob sees it pop up at her seat, then hides
+    # the emotes for himself (a setting of their own) and the next one shows nothing
+    server.call(lambda: room.phrase_buckets[0].refund())
+    ann.click("#phrase-btn")
+    shot(ann, "emote-box")
+    assert ann.eval_on_selector_all("#emotes .btn", "els => els.map(e => e.getBoundingClientRect().height >= 44)")
+    ann.click("#emotes [data-emote='heart']")
+    bob.wait_for_selector(".seat[data-seat='0'] .said.emote[data-emote='heart']")
+    assert bob.get_attribute(".said.emote", "title") == "Love it"
+    bob.wait_for_timeout(700)  # (its pop is over)
+    shot(bob, "emote-seen")
+    bob.click("#phrase-btn")
+    assert not bob.is_checked("#mute-emotes")
+    bob.check("#mute-emotes")
+    bob.click("#phrases-close")
+    bob.wait_for_selector(".said.emote", state="detached")
+    n = len(bob_frames)
+    server.call(lambda: room.phrase_buckets[0].refund())
+    ann.evaluate("window.gouji.view.say('star')")
+    for _ in range(100):
+        if any('"phrase":"star"' in f for f in bob_frames[n:]):
+            break
+        bob.wait_for_timeout(100)
+    assert any('"kind":"emote"' in f for f in bob_frames[n:]), "the emote's frame reaches Bob"
+    assert bob.query_selector(".said.emote") is None

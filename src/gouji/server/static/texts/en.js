@@ -588,4 +588,11 @@ export default {
   why_dian_neither: "neither {from} nor {to} opened the point (开点): each pays the other",
   help_terms: "The game's terms",
   bots_more: "More bots (experimental)",
+  emotes_mute: "Hide the others' reactions",
+  em_heart: "Love it",
+  em_smile: "Smile",
+  em_sad: "Sad",
+  em_star: "Star play",
+  em_flower: "A flower for you",
+  em_victory: "Victory",
 };

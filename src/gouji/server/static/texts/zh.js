@@ -600,4 +600,11 @@ export default {
   why_dian_neither: "{from} 和 {to} 都没开点：互相进贡",
   help_terms: "术语",
   bots_more: "更多机器人（试验）",
+  emotes_mute: "不看别人的表情",
+  em_heart: "喜欢",
+  em_smile: "微笑",
+  em_sad: "难过",
+  em_star: "漂亮",
+  em_flower: "送花",
+  em_victory: "胜利",
 };
