@@ -92,6 +92,18 @@ def axe_violations(page: Any) -> list[Any]:
     return found
 
 
+def set_language(page: Any, lang: str, ready: str | None = None) -> None:
+    """Switch the page to `lang` ("zh" or "en") as its language button does; a page that does not redraw
+    itself for a language (the replay, the scorekeeper, an event) is reloaded, then `ready` waited for."""
+    if ready is None:
+        page.evaluate("(lang) => import('/i18n.js').then((m) => m.setLang(lang))", lang)
+        page.wait_for_function("(lang) => document.documentElement.lang.startsWith(lang)", arg=lang)
+        return
+    page.evaluate("(lang) => localStorage.setItem('gouji.lang', lang)", lang)
+    page.reload()
+    page.wait_for_selector(ready)
+
+
 def _person_table(server: LiveServer, **body: Any) -> dict[str, Any]:
     bots: list[str | None] = ["heuristic"] * 6
     bots[0] = None
@@ -148,6 +160,25 @@ MARKS_CLEAR = """() => {
   const r = (s) => document.querySelector(s).getBoundingClientRect().toJSON();
   return { marks: r('.marks'), status: r('.status-line') };
 }"""
+
+
+def _check_dealing(page: Any) -> None:
+    """The deal began with its dealing (open_seat skipped it); dealt again, a tap skips it, and under
+    prefers-reduced-motion there is none."""
+    assert page.evaluate("window.gouji.view.dealtDeals") == [0]
+    again = """() => { const v = window.gouji.view; v.dealAnimDeal = null; v.dealCards();
+      return v.root.querySelector('.table-view.dealing .hand .group') !== null; }"""
+    assert page.evaluate(again), "the dealing runs at the start of a deal"
+    page.evaluate("document.dispatchEvent(new Event('pointerdown'))")
+    assert page.query_selector(".table-view.dealing") is None, "a tap skips the dealing"
+    page.evaluate(again)
+    page.wait_for_timeout(300)
+    shot(page, "phone-390-dealing")
+    page.keyboard.press("Shift")
+    assert page.query_selector(".table-view.dealing") is None, "a key skips the dealing"
+    page.emulate_media(reduced_motion="reduce")
+    assert not page.evaluate(again), "no dealing under prefers-reduced-motion"
+    page.emulate_media(reduced_motion="no-preference")
 
 
 def _check_summary_button(page: Any) -> None:
@@ -224,6 +255,7 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
                 continue
             if decisions == 0:
                 assert page.locator(".hand .group").count() == 15, "the seed deals Ann every rank"
+                _check_dealing(page)
             hinted = _hint_names_its_button(page)
             buttons.add(hinted)
             if decisions >= 1 and phase == "play":
@@ -245,6 +277,9 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
                 if os.environ.get("GOUJI_UPDATE_SCREENSHOT"):
                     shutil.copyfile(path, DOCS / "phone-table.png")
                 assert axe_violations(page) == [], "the table mid-deal"
+                set_language(page, "zh")
+                assert axe_violations(page) == [], "the table mid-deal in Chinese"
+                set_language(page, "en")
                 # the help (in the settings on a phone) explains the game's terms, each named as the glossary does
                 page.click("#settings-btn")
                 page.click("#settings-help")
@@ -268,6 +303,9 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
         if os.environ.get("GOUJI_UPDATE_SCREENSHOT"):
             shutil.copyfile(path, DOCS / "phone-summary.png")
         assert axe_violations(page) == [], "the summary"
+        set_language(page, "zh")
+        assert axe_violations(page) == [], "the summary in Chinese"
+        set_language(page, "en")
         replay = page.get_attribute("[data-link='replay-live']", "href")
         assert decisions > 3 and "Play" in buttons, (decisions, buttons, kinds)
         assert trails >= 2, "no seat's round of two plays or more seen"
@@ -291,6 +329,9 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
             if kind == "dian":
                 assert "open" in reason, reason
         page.click("#summary-continue")
+        # the next deal begins with its dealing too
+        page.wait_for_function("() => (window.gouji.view.dealtDeals || []).includes(1)", timeout=20_000)
+        page.evaluate("window.gouji.view.stopDealing()")
         page.click("#sheet-btn")
         page.wait_for_selector(".side.open .log")
         log = page.inner_text(".side .log")
@@ -301,6 +342,8 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
         page.wait_for_selector("#rp-step")
         shot(page, "phone-390-replay")
         assert axe_violations(page) == [], "the replay"
+        set_language(page, "zh", ready="#rp-step")
+        assert axe_violations(page) == [], "the replay in Chinese"
         assert room.status == "playing" and len(room.match.deals) == 2  # the set goes on
         # a token that holds no seat here gets no replay
         with pytest.raises(urllib.error.HTTPError) as refused:
