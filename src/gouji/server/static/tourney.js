@@ -341,7 +341,7 @@ export class ScorekeeperView extends Polled {
         m.event ? h("a.chip", { href: `/?event=${m.event}` }, t("ev_event", { code: m.event })) : null),
       h("div.bar-right", h("button.chip", { type: "button", onclick: () => this.go("/") }, t("lobby"))));
     const tables = h("div.dup-tables", (m.tables || []).map((tb) => h("div.panel.dup-table", { dataset: { table: tb.table } },
-      h("h3", t("dup_table_n", { n: tb.table + 1 }), " ",
+      h("h2", t("dup_table_n", { n: tb.table + 1 }), " ",
         h("span.muted.small", tb.code ? `${t("table_code")} ${tb.code}` : "")),
       tb.seats ? h("p.small", t("dup_deals_finished", { n: tb.deals_finished }), " · ",
         h("span.dup-state", tb.waiting ? t("dup_waiting") : tb.status === "over" ? t("dup_over") : t("dup_playing"))) : null,
@@ -350,7 +350,7 @@ export class ScorekeeperView extends Polled {
         h("span.who", s.nickname || (s.bot ? botChoice(s.bot) : t("free")))))) : null)));
     const mine = this.codes;
     const codes = mine && m.status !== "over"
-      ? h("div.panel.dup-codes", h("h3", t("dup_codes")), h("p.small.muted", t("dup_codes_secret")), h("ul.plain",
+      ? h("div.panel.dup-codes", h("h2", t("dup_codes")), h("p.small.muted", t("dup_codes_secret")), h("ul.plain",
           mine.team_codes.map((c, i) => h("li", t("dup_team_code_of", { team: c.team }), ": ", h("b.code-text", c.code), " ",
             h("button.btn.small.rotate", { type: "button", dataset: { team: i }, onclick: () => this.loadCodes(i) }, t("dup_rotate")))),
           mine.table_codes.map((tb) => h("li", t("dup_table_code_of", { n: tb.table + 1 }), ": ", h("b.code-text", tb.code)))))
@@ -361,19 +361,19 @@ export class ScorekeeperView extends Polled {
       h("td.num", String(r.points[0])), h("td.num", String(r.points[1]))));
     const sheet = h("div.panel.dup-sheet#dup-sheet",
       h("table.score-table.dup-score",
-        h("thead", h("tr", h("th", ""), h("th", t("dup_places_t", { n: 1 })), h("th", t("dup_places_t", { n: 2 })),
+        h("thead", h("tr", h("th", t("dup_deals")), h("th", t("dup_places_t", { n: 1 })), h("th", t("dup_places_t", { n: 2 })),
           h("th", h("span.team-dot.team0"), x), h("th", h("span.team-dot.team1"), y))),
         h("tbody", rows,
           h("tr.total", h("td", t("dup_total")), h("td", ""), h("td", ""),
             h("td.num#dup-total-x", String(m.totals[0])), h("td.num#dup-total-y", String(m.totals[1]))))),
       m.results.length ? null : h("p.muted", t("dup_no_deal_yet")),
       m.match_points ? h("div.dup-result#dup-result",
-        h("h3", t("dup_result")),
+        h("h2", t("dup_result")),
         h("p.winner", m.totals[0] === m.totals[1] ? t("dup_draw") : t("dup_winner", { team: m.totals[0] > m.totals[1] ? x : y })),
         h("p", t("dup_match_points"), ": ", h("b", `${x} ${m.match_points[0]} : ${m.match_points[1]} ${y}`))) : null);
     const comparison = m.comparison && m.comparison.length
       ? h("details.panel.dup-compare#dup-compare", h("summary", t("dup_comparison")),
-          h("table.score-table", h("thead", h("tr", h("th", ""), h("th", ""), h("th", x), h("th", y), h("th", t("dup_margin")))),
+          h("table.score-table", h("thead", h("tr", h("th", t("dup_deals")), h("th", t("dup_hands")), h("th", x), h("th", y), h("th", t("dup_margin")))),
             h("tbody", m.comparison.map((c) => c.sides.map((side, i) => h("tr",
               i === 0 ? h("td", { rowSpan: 2 }, t("deal_n", { n: c.deal })) : null,
               h("td", t("dup_side", { seats: side.seats.map((s) => s + 1).join(", ") })),

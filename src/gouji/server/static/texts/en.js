@@ -595,4 +595,5 @@ export default {
   em_star: "Star play",
   em_flower: "A flower for you",
   em_victory: "Victory",
+  dup_hands: "Hands",
 };

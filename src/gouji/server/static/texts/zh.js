@@ -607,4 +607,5 @@ export default {
   em_star: "漂亮",
   em_flower: "送花",
   em_victory: "胜利",
+  dup_hands: "牌",
 };
