@@ -40,7 +40,7 @@ export const actionsMethods = {
         buttons: [["btn_yaotou_g", "yaotou", ".primary"], ["btn_wutou_g", "wutou", ""]] };
     }
     if (v.phase === "xuandian") {
-      return { text: t("p_xuandian_g"), buttons: [["btn_declare_g", "declare", ".primary"], ["btn_no_declare", "pass", ""]] };
+      return { text: t("p_xuandian_g"), buttons: [["btn_declare_g", "declare", ".primary"], ["btn_no_declare_g", "pass", ""]] };
     }
     if (v.phase === "buy_four") {
       return { text: t("p_buy_four"), buttons: [["btn_buy4", "buy4", ".primary"], ["btn_no_buy", "pass", ""]] };

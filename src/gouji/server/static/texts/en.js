@@ -596,4 +596,5 @@ export default {
   em_flower: "A flower for you",
   em_victory: "Victory",
   dup_hands: "Hands",
+  btn_no_declare_g: "No call",
 };

@@ -608,4 +608,5 @@ export default {
   em_flower: "送花",
   em_victory: "胜利",
   dup_hands: "牌",
+  btn_no_declare_g: "不宣",
 };
