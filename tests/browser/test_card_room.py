@@ -720,7 +720,7 @@ def test_a_burn_window_lasts_as_long_in_the_browser_with_or_without_a_possible_b
 
 def test_a_no_before_play_leaves_no_bubble_and_clears_none(new_page: Any) -> None:
     """The felt's last acts (render.js trackLastActs): before play a "no" (不革命, 不宣, 不买) leaves no 过
-    bubble and clears none; once play begins, a pass is shown."""
+    bubble and clears none; once play begins, a pass is shown, and a seat's plays of the round are kept."""
     page = new_page()
     last = page.evaluate(
         """async () => {
@@ -735,10 +735,11 @@ def test_a_no_before_play_leaves_no_bubble_and_clears_none(new_page: Any) -> Non
             feed({ type: 'play', leader: 2 });
             feed({ type: 'act', seat: 2, action: '55' });
             feed({ type: 'act', seat: 3, action: 'pass' });
+            feed({ type: 'act', seat: 2, action: '66' });
             return seen.map((s) => JSON.parse(s));
         }"""
     )
-    assert [{k: v for k, v in x.items() if k != "setup"} for x in last] == [
+    assert [{k: v for k, v in x.items() if k not in ("setup", "plays")} for x in last] == [
         {},
         {},
         {"2": "declare"},
@@ -746,4 +747,7 @@ def test_a_no_before_play_leaves_no_bubble_and_clears_none(new_page: Any) -> Non
         {},
         {"2": "55"},
         {"2": "55", "3": "pass"},
+        {"2": "66", "3": "pass"},
     ]
+    # each seat's plays of the round (issue 45: the round stays readable until it ends)
+    assert last[-1]["plays"] == {"2": ["55", "66"], "3": ["pass"]}, last[-1]

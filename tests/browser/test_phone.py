@@ -5,6 +5,7 @@ Screenshots go to ``tests/browser/artifacts/``."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import urllib.error
 from pathlib import Path
@@ -71,6 +72,11 @@ LAYOUT = """(targets) => {
 }"""
 
 
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    across = a["left"] < b["right"] - 1 and b["left"] < a["right"] - 1
+    return across and a["top"] < b["bottom"] - 1 and b["top"] < a["bottom"] - 1
+
+
 def axe_violations(page: Any) -> list[Any]:
     """axe-core's violations on the page as it is (axe-core from npm: ``make js`` installs it)."""
     if not AXE.exists():
@@ -84,6 +90,18 @@ def axe_violations(page: Any) -> list[Any]:
              .map((v) => ({ id: v.id, help: v.help, nodes: v.nodes.slice(0, 3).map((n) => n.target.join(' ')) }))"""
     )
     return found
+
+
+def set_language(page: Any, lang: str, ready: str | None = None) -> None:
+    """Switch the page to `lang` ("zh" or "en") as its language button does; a page that does not redraw
+    itself for a language (the replay, the scorekeeper, an event) is reloaded, then `ready` waited for."""
+    if ready is None:
+        page.evaluate("(lang) => import('/i18n.js').then((m) => m.setLang(lang))", lang)
+        page.wait_for_function("(lang) => document.documentElement.lang.startsWith(lang)", arg=lang)
+        return
+    page.evaluate("(lang) => localStorage.setItem('gouji.lang', lang)", lang)
+    page.reload()
+    page.wait_for_selector(ready)
 
 
 def _person_table(server: LiveServer, **body: Any) -> dict[str, Any]:
@@ -116,6 +134,51 @@ def _check_layout(page: Any, where: str) -> None:
     got = page.evaluate(LAYOUT, TARGETS)
     assert got["side"] and not got["sheetBtn"] and got["scrollH"] <= LAPTOP["height"], (where, "laptop", got)
     page.set_viewport_size(PHONES[0])
+
+
+# The round's plays on the felt: each seat's bubble lists what it did since the round began (its last play, the
+# top, is in the centre) — [seat, wanted, shown] for every seat that acted this round.
+ROUND_PLAYS = """() => {
+  const v = window.gouji.view, evs = v.dealEvents;
+  let start = 0;
+  evs.forEach((e, i) => { if (['round', 'play', 'deal', 'void'].includes(e.type)) start = i + 1; });
+  const plays = {};
+  for (const e of evs.slice(start)) {
+    if (e.type === 'act' && !e.action.startsWith('return')) (plays[e.seat] = plays[e.seat] || []).push(e.action);
+  }
+  const top = v.frame.view.top_seat;
+  return Object.entries(plays).map(([s, acts]) => {
+    const b = document.querySelector(`.seat[data-seat='${s}'] .bubble`);
+    return [+s, (+s === top ? acts.slice(0, -1) : acts).join(','), b ? b.dataset.plays : ''];
+  });
+}"""
+# Two marks at once (够级! and 革命!) stand clear of the centre's status line.
+MARKS_CLEAR = """() => {
+  const v = window.gouji.view;
+  v.marks = [{ text: 'Gouji! 够级', who: 'A', cls: 'gouji' }, { text: 'Revolution! 革命', who: 'B', cls: 'rev' }];
+  v.showMarks();
+  const r = (s) => document.querySelector(s).getBoundingClientRect().toJSON();
+  return { marks: r('.marks'), status: r('.status-line') };
+}"""
+
+
+def _check_dealing(page: Any) -> None:
+    """The deal began with its dealing (open_seat skipped it); dealt again, a tap skips it, and under
+    prefers-reduced-motion there is none."""
+    assert page.evaluate("window.gouji.view.dealtDeals") == [0]
+    again = """() => { const v = window.gouji.view; v.dealAnimDeal = null; v.dealCards();
+      return v.root.querySelector('.table-view.dealing .hand .group') !== null; }"""
+    assert page.evaluate(again), "the dealing runs at the start of a deal"
+    page.evaluate("document.dispatchEvent(new Event('pointerdown'))")
+    assert page.query_selector(".table-view.dealing") is None, "a tap skips the dealing"
+    page.evaluate(again)
+    page.wait_for_timeout(300)
+    shot(page, "phone-390-dealing")
+    page.keyboard.press("Shift")
+    assert page.query_selector(".table-view.dealing") is None, "a key skips the dealing"
+    page.emulate_media(reduced_motion="reduce")
+    assert not page.evaluate(again), "no dealing under prefers-reduced-motion"
+    page.emulate_media(reduced_motion="no-preference")
 
 
 def _check_summary_button(page: Any) -> None:
@@ -171,6 +234,7 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
         open_seat(page, t["code"], 0, t["token"], "Ann")
         buttons: set[str] = set()
         kinds: set[str] = set()
+        trails = 0  # the most plays of one seat's round shown at once
         decisions = 0
         while True:
             page.wait_for_selector("#btn-hint:not([disabled]), #summary-continue", timeout=30_000)
@@ -191,6 +255,7 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
                 continue
             if decisions == 0:
                 assert page.locator(".hand .group").count() == 15, "the seed deals Ann every rank"
+                _check_dealing(page)
             hinted = _hint_names_its_button(page)
             buttons.add(hinted)
             if decisions >= 1 and phase == "play":
@@ -201,6 +266,10 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
                            i.getBoundingClientRect().bottom + 1 || r.scrollHeight > r.clientHeight + 1) }; }"""
                 )
                 assert "Tap a rank" not in info["text"] and not info["cut"], (decisions, info)
+            if phase == "play":
+                rounds = page.evaluate(ROUND_PLAYS)
+                assert all(want == shown for _, want, shown in rounds), (decisions, rounds)
+                trails = max(trails, max((len(want.split(",")) for _, want, _ in rounds if want), default=0))
             if decisions % 4 == 0 or phase != "play" or offer:
                 _check_layout(page, f"decision {decisions} ({phase})")
             if decisions == 2:
@@ -208,6 +277,20 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
                 if os.environ.get("GOUJI_UPDATE_SCREENSHOT"):
                     shutil.copyfile(path, DOCS / "phone-table.png")
                 assert axe_violations(page) == [], "the table mid-deal"
+                set_language(page, "zh")
+                assert axe_violations(page) == [], "the table mid-deal in Chinese"
+                set_language(page, "en")
+                # the help (in the settings on a phone) explains the game's terms, each named as the glossary does
+                page.click("#settings-btn")
+                page.click("#settings-help")
+                terms = page.eval_on_selector_all("#terms dt", "els => els.map(e => e.textContent)")
+                lines = page.eval_on_selector_all("#terms dd", "els => els.map(e => e.textContent)")
+                assert "Open the point (开点)" in terms and "Call (宣点)" in terms and all(lines), (terms, lines)
+                assert axe_violations(page) == [], "the help"
+                page.click("#help-close")
+                marks = page.evaluate(MARKS_CLEAR)
+                assert marks["marks"]["bottom"] <= marks["status"]["top"] + 1, marks
+                shot(page, "phone-390-marks")
             before = state(page)
             page.click(".hinted")
             page.wait_for_function(
@@ -220,8 +303,12 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
         if os.environ.get("GOUJI_UPDATE_SCREENSHOT"):
             shutil.copyfile(path, DOCS / "phone-summary.png")
         assert axe_violations(page) == [], "the summary"
+        set_language(page, "zh")
+        assert axe_violations(page) == [], "the summary in Chinese"
+        set_language(page, "en")
         replay = page.get_attribute("[data-link='replay-live']", "href")
         assert decisions > 3 and "Play" in buttons, (decisions, buttons, kinds)
+        assert trails >= 2, "no seat's round of two plays or more seen"
         why = page.eval_on_selector_all(".summary .why", "els => els.map(e => e.textContent)")
         assert "1st out" in why and not any("went out" in w for w in why), why
         # each tribute the next deal owes, with why (落: the places; 点: who opened), as it comes in
@@ -242,6 +329,9 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
             if kind == "dian":
                 assert "open" in reason, reason
         page.click("#summary-continue")
+        # the next deal begins with its dealing too
+        page.wait_for_function("() => (window.gouji.view.dealtDeals || []).includes(1)", timeout=20_000)
+        page.evaluate("window.gouji.view.stopDealing()")
         page.click("#sheet-btn")
         page.wait_for_selector(".side.open .log")
         log = page.inner_text(".side .log")
@@ -252,6 +342,8 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
         page.wait_for_selector("#rp-step")
         shot(page, "phone-390-replay")
         assert axe_violations(page) == [], "the replay"
+        set_language(page, "zh", ready="#rp-step")
+        assert axe_violations(page) == [], "the replay in Chinese"
         assert room.status == "playing" and len(room.match.deals) == 2  # the set goes on
         # a token that holds no seat here gets no replay
         with pytest.raises(urllib.error.HTTPError) as refused:
@@ -310,14 +402,29 @@ def test_the_sheets_open_over_the_felt_and_the_jokers_differ_without_colour(brow
             """async () => { const m = await import('/render.js');
                  const players = [0, 1, 2, 3, 4, 5].map((s) => ({ cards: 36, status: 'in_play' }));
                  players[2] = { cards: 36, status: 'revolted', revealed: 'AAAAKKKKQQQQJJJJTTTT99998888777766665' };
+                 players[4] = { cards: 30, status: 'in_play', opened: true };
                  const felt = m.renderFelt({ view: { players, phase: 'play' }, seats: null, bottom: 0, me: 0,
-                   last: {}, hands: null, turn: null });
+                   last: {}, hands: null, turn: { seat: 1 } });
                  document.querySelector('.felt-holder').replaceChildren(felt);
                  const seat = felt.querySelector(".seat[data-seat='2']");
                  const r = (e) => e.getBoundingClientRect().toJSON();
                  return { seat: r(seat), hand: r(seat.querySelector('.seat-hand')),
-                          others: [...felt.querySelectorAll('.seat')].filter((e) => e !== seat).map(r) }; }"""
+                          others: [...felt.querySelectorAll('.seat')].filter((e) => e !== seat).map(r),
+                          status: felt.querySelector('.status-line').textContent,
+                          counts: [...seat.querySelectorAll('.mini-count')].map(r),
+                          cards: [...seat.querySelectorAll('.mini-group .card')].map(r),
+                          opened: felt.querySelector(".seat[data-seat='4'] .b-open").title }; }"""
         )
+        # its count badges (×4) overlap neither one another nor another group's card
+        shown = [b for b in boxes["counts"] if b["bottom"] <= boxes["hand"]["bottom"] + 1]
+        assert len(shown) >= 4, boxes["counts"]
+        for i, a in enumerate(shown):
+            near = [c for j, c in enumerate(shown) if j != i] + [c for c in boxes["cards"] if c["left"] > a["left"]]
+            clash = [c for c in near if _overlap(a, c)]
+            assert not clash, ("a count badge over another", a, clash)
+        # a lead is 先出牌 (发牌 is dealing); the 开点 badge explains itself
+        assert boxes["status"] == "2 号位 先出牌", boxes["status"]
+        assert boxes["opened"].startswith("开点：") and "发 4" in boxes["opened"], boxes["opened"]
         seat, hand = boxes["seat"], boxes["hand"]
         assert hand["bottom"] <= seat["bottom"] + 1 and hand["right"] <= seat["right"] + 1, boxes
         for other in boxes["others"]:
@@ -335,10 +442,13 @@ def test_the_sheets_open_over_the_felt_and_the_jokers_differ_without_colour(brow
 def test_the_lobby_reaches_its_open_button_without_scrolling_and_names_bots_by_level(
     browser: Any, server: LiveServer
 ) -> None:
-    """At 390×844 and 360×740 开桌 is on the first screen (the seats and rule options fold below it); a bot is
-    offered by its level's name (高手 …), never by its id."""
-    for vp in PHONES[:2]:
-        ctx = browser.new_context(viewport=vp, locale="zh-CN", base_url=server.url, has_touch=True, is_mobile=True)
+    """At 390×844 (in Chinese) and 360×740 (in English) 开桌 is on the first screen (the seats and rule options
+    fold below it), and the fold's line counts "1 person, 5 bots"; a bot is offered by its level's name (高手 …),
+    never by its id, the levels first and the experimental bots (随机, 学习型 …) in a group of their own after
+    them; a code's example is not upper-cased, a team code's has the codes' 10 characters; axe-clean."""
+    for vp, locale in zip(PHONES[:2], ("zh-CN", "en-US"), strict=True):
+        zh = locale == "zh-CN"
+        ctx = browser.new_context(viewport=vp, locale=locale, base_url=server.url, has_touch=True, is_mobile=True)
         try:
             page = ctx.new_page()
             page.goto("/")
@@ -348,10 +458,25 @@ def test_the_lobby_reaches_its_open_button_without_scrolling_and_names_bots_by_l
             assert not page.is_visible("#seat-1")
             page.click("#more-options summary")
             labels = page.eval_on_selector_all("#seat-1 option", "els => els.map(e => e.textContent)")
-            assert "机器人 · 高手" in labels and not any("heuristic" in x or "random" in x for x in labels), labels
+            assert ("机器人 · 高手" if zh else "Bot · Skilled") in labels, labels
+            assert not any("heuristic" in x or "random" in x for x in labels), labels
+            assert page.inner_text("#more-sum").startswith("1 人，5 个机器人" if zh else "1 person, 5 bots")
+            first = page.eval_on_selector_all("#seat-1 > option", "els => els.map(e => e.value)")
+            more = page.eval_on_selector_all("#seat-1 > optgroup > option", "els => els.map(e => e.value)")
+            levels = first[2:]  # (大师 when the server has its weights)
+            assert levels[:2] == ["novice", "heuristic"] and set(levels) <= {"novice", "heuristic", "expert"}, first
+            assert "random" in more and "learned" in more, more
+            group = page.get_attribute("#seat-1 > optgroup", "label")
+            assert group == ("更多机器人（试验）" if zh else "More bots (experimental)"), group
+            cased = page.evaluate(
+                "() => ['#join-code', '#team-code'].map((s) => [document.querySelector(s).placeholder,"
+                " getComputedStyle(document.querySelector(s), '::placeholder').textTransform])"
+            )
+            assert cased[0] == ["例如 K7QMX2" if zh else "e.g. K7QMX2", "none"], cased
+            assert re.fullmatch(r"\S+ [A-Z0-9]{10}", cased[1][0]) and cased[1][1] == "none", cased
             assert page.evaluate(SMALL, LOBBY_TARGETS) == [], ("the lobby's targets under 44 px", vp)
             shot(page, f"lobby-{vp['width']}")
-            assert axe_violations(page) == [], "the lobby"
+            assert axe_violations(page) == [], ("the lobby", locale)
         finally:
             ctx.close()
 

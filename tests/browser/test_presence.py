@@ -14,7 +14,8 @@ from .test_table import open_seat
 def test_a_second_player_sees_the_countdown_and_the_offline_mark(new_page: Any, server: LiveServer) -> None:
     """Two people (seats 0 and 3) with a 60 s timer: while Ann is asked, Bob's page shows her seat's
     countdown (the table's public timer), and Ann's own timer says the same.  Then Ann closes her page: Bob
-    sees 断线 on her seat, and it clears when she comes back."""
+    sees 断线 on her seat and, in the centre, that the table waits for her and when 托管 takes over; it clears
+    when she comes back."""
     bots: list[str | None] = ["heuristic", "heuristic", "heuristic", None, "heuristic", "heuristic"]
     bots[0] = None
     t = server.create(
@@ -51,11 +52,18 @@ def test_a_second_player_sees_the_countdown_and_the_offline_mark(new_page: Any, 
     bob.wait_for_selector(offline)
     assert bob.inner_text(offline) == "断线"
     assert bob.query_selector(".seat[data-seat='3'] .b-offline") is None  # (his own seat is online)
+    # the table waits for Ann: Bob's centre line says so, and when 托管 takes over her seat
+    assert asked == 0, "the seed asks Ann first"
+    bob.wait_for_selector(".status-line.absent .absent-left:not(:empty)")
+    line = bob.inner_text(".status-line.absent")
+    left = re.search(r"(\d+) 秒后托管", line)
+    assert line.startswith("等待 Ann（断线）") and left and 20 <= int(left[1]) <= 60, line
     shot(bob, "presence-offline")
     back = new_page()
     open_seat(back, t["code"], 0, t["token"], "Ann")
     bob.wait_for_selector(offline, state="detached")
     assert back.query_selector(".b-offline") is None
+    assert bob.query_selector(".status-line.absent") is None
 
 
 def test_auto_play_says_how_many_moves_it_made_with_one_tap_to_take_over(new_page: Any, server: LiveServer) -> None:
@@ -87,7 +95,7 @@ def test_auto_play_says_how_many_moves_it_made_with_one_tap_to_take_over(new_pag
 def test_quick_phrases_reach_the_table_rate_limited_and_mutable_per_viewer(new_page: Any, server: LiveServer) -> None:
     """Ann says 好牌！: Bob sees it at her seat (in his language), the server's record has no trace of it; a
     seat saying too much too fast is refused (rate_limited) and nothing reaches the others; Bob may hide
-    them for himself."""
+    them for himself. Ann's reaction (an emote) pops up at her seat on Bob's page until he hides those too."""
     bots: list[str | None] = ["heuristic"] * 6
     bots[0] = bots[3] = None
     t = server.create(bots=bots, nickname="Ann", seat=0, bot_delay=0, turn_seconds=None, set_length=1)
@@ -124,3 +132,28 @@ def test_quick_phrases_reach_the_table_rate_limited_and_mutable_per_viewer(new_p
         bob.wait_for_timeout(100)
     assert any('"phrase":"gg"' in f for f in bob_frames[n:]), "the phrase's frame reaches Bob"
     assert bob.query_selector(".said[data-phrase='gg']") is None
+    # reactions (issue 45): Ann sends an emote from the same box; Bob sees it pop up at her seat, then hides
+    # the emotes for himself (a setting of their own) and the next one shows nothing
+    server.call(lambda: room.phrase_buckets[0].refund())
+    ann.click("#phrase-btn")
+    shot(ann, "emote-box")
+    assert ann.eval_on_selector_all("#emotes .btn", "els => els.map(e => e.getBoundingClientRect().height >= 44)")
+    ann.click("#emotes [data-emote='heart']")
+    bob.wait_for_selector(".seat[data-seat='0'] .said.emote[data-emote='heart']")
+    assert bob.get_attribute(".said.emote", "title") == "Love it"
+    bob.wait_for_timeout(700)  # (its pop is over)
+    shot(bob, "emote-seen")
+    bob.click("#phrase-btn")
+    assert not bob.is_checked("#mute-emotes")
+    bob.check("#mute-emotes")
+    bob.click("#phrases-close")
+    bob.wait_for_selector(".said.emote", state="detached")
+    n = len(bob_frames)
+    server.call(lambda: room.phrase_buckets[0].refund())
+    ann.evaluate("window.gouji.view.say('star')")
+    for _ in range(100):
+        if any('"phrase":"star"' in f for f in bob_frames[n:]):
+            break
+        bob.wait_for_timeout(100)
+    assert any('"kind":"emote"' in f for f in bob_frames[n:]), "the emote's frame reaches Bob"
+    assert bob.query_selector(".said.emote") is None

@@ -105,6 +105,8 @@ def test_everything_is_local_and_every_module_exists() -> None:
 
 
 def test_no_script_is_over_600_lines() -> None:
-    """The client in modules of a readable size (issue 29): one module a panel, the texts as data."""
-    long = {name: text.count("\n") for name, text in _js().items() if text.count("\n") > 600}
+    """The client in modules of a readable size (issue 29): one module a panel, the texts as data (one key a
+    line, however many keys: not counted)."""
+    scripts = {name: text for name, text in _js().items() if not name.startswith("texts/")}
+    long = {name: text.count("\n") for name, text in scripts.items() if text.count("\n") > 600}
     assert not long, f"scripts over 600 lines: {long}"

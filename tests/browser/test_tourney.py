@@ -16,7 +16,7 @@ from gouji.server.tournaments.duplicate import MatchHall
 from gouji.server.tournaments.events import EventHall
 
 from .conftest import LiveServer, shot
-from .test_phone import axe_violations
+from .test_phone import axe_violations, set_language
 from .test_table import act_by_hint, my_turn
 
 DOCS_SCREENSHOT = Path(__file__).resolve().parents[2] / "docs" / "scorekeeper.png"
@@ -150,6 +150,10 @@ def test_a_duplicate_match_of_two_people_and_ten_bots_runs_to_its_result(new_pag
         line = page.inner_text("#summary-totals")
         assert "比赛总分" in line and all(w in line for w in want), (table, line, want)
     _check_scorekeeper_lines(org)
+    # the scorekeeper's page is axe-clean in both languages
+    assert axe_violations(org) == [], "the scorekeeper"
+    set_language(org, "en", ready="#dup-result")
+    assert axe_violations(org) == [], "the scorekeeper in English"
 
     # either table of the match replays step by step
     org.wait_for_selector(".replay-links a[href*='table=1']")
@@ -187,6 +191,10 @@ def test_an_organiser_runs_a_four_team_event_from_the_page(new_page: Any, server
     assert teams == [s.team for s in hall.event.standings()]
     assert sorted(teams) == ["Blue", "Gold", "Jade", "Red"]
     shot(page, "event-standings", full_page=True)
+    # the event's page is axe-clean in both languages
+    assert axe_violations(page) == [], "the event"
+    set_language(page, "en", ready="#event-status[data-over='1']")
+    assert axe_violations(page) == [], "the event in English"
     # each match's scorekeeper page is a click away (read from its stored record)
     page.click(".ev-match a.chip")
     page.wait_for_selector("#dup-result")

@@ -14,13 +14,20 @@ test("落贡 names both places; 闷贡 and 烧贡 who did it to whom", () => {
   assert.equal(tributeReason({ kind: "shao", from: 2, to: 5 }, [], places, name), "S5 burned S2 to the end (烧贡)");
 });
 
-test("点贡 says who opened the point and who declared, from the deal's events", () => {
+test("点贡 says why it is owed: a call (宣点) proved wrong or right, else who opened the point", () => {
   setLang("zh");
-  const events = [{ type: "open", seat: 1 }, { type: "act", seat: 4, action: "declare" }];
-  assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, events, null, name), "点贡：S1 开了点，S4 没开点（宣点）");
+  const failed = [{ type: "open", seat: 1 }, { type: "act", seat: 4, action: "declare" }];
+  assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, failed, null, name), "S4 宣点失败：S1 开了点");
   setLang("en");
-  assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, events, null, name),
-    "point tribute: S1 opened the point (开点), S4 did not open (declared 宣点)");
+  assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, failed, null, name),
+    "S4's Call (宣点) failed: S1 opened the point");
+  const held = [{ type: "open", seat: 4 }, { type: "act", seat: 4, action: "declare" }];
+  assert.equal(tributeReason({ kind: "dian", from: 1, to: 4 }, held, null, name),
+    "S4's Call (宣点) held: S1 did not open the point");
+  assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, [{ type: "open", seat: 1 }], null, name),
+    "S1 opened the point (开点), S4 did not");
+  assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, [], null, name),
+    "neither S4 nor S1 opened the point (开点): each pays the other");
 });
 
 test("换点 answers and the regional setup steps have their own log lines, never 'plays swap'", async () => {

@@ -162,7 +162,7 @@ class Prefs(ClientBase, tag="prefs", frozen=True, kw_only=True):
 
 
 class Say(ClientBase, tag="say", frozen=True, kw_only=True):
-    """A quick phrase to the table (server/tables/phrases.py); never stored."""
+    """A quick phrase or an emote to the table (server/tables/phrases.py); never stored."""
 
     phrase: Annotated[str, Meta(min_length=1, max_length=MAX_PHRASE_CHARS)]
     token: Token

@@ -2,6 +2,7 @@
 
 import zh from "./texts/zh.js";
 import en from "./texts/en.js";
+import { term } from "./glossary.js";
 
 export const STRINGS = { zh, en };
 const KEY = "gouji.lang";
@@ -30,13 +31,14 @@ export function onLangChange(fn) {
   return () => listeners.delete(fn);
 }
 
-/** The string `key` in the current language with {name} placeholders filled in. */
+/** The string `key` in the current language with {name} placeholders filled in, and {g_ID} with the glossary's
+ * term ID (glossary.js: "Call (宣点)" in English, "宣点" in Chinese). */
 export function t(key, vars) {
   let s = STRINGS[lang][key];
   if (s === undefined) s = STRINGS.en[key];
   if (s === undefined) return key;
   if (vars) s = s.replace(/\{(\w+)\}/g, (m, k) => (vars[k] === undefined ? m : String(vars[k])));
-  return s;
+  return s.includes("{g_") ? s.replace(/\{g_(\w+)\}/g, (m, k) => term(k, lang)) : s;
 }
 
 /** Fill every element under root that names a string: data-i18n (text), -ph (placeholder), -title. */

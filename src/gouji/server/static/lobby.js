@@ -5,7 +5,7 @@ import { icon } from "./icons.js";
 import { h, clear, api, toast, storeSeat, storedSeat, lastNickname, rememberNickname } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import { tourneyPanels } from "./tourney.js";
-import { offeredBots, botChoice } from "./bots.js";
+import { offeredBots, botOptions } from "./bots.js";
 import { quickPlayPanel } from "./quickplay.js";
 
 const OPTION_KEYS = ["bie_san", "revolution", "xuandian", "tribute", "big_joker_kill", "burn_needs_kaidian",
@@ -94,8 +94,9 @@ export class Lobby {
           }
           this.state.seats[s] = e.target.value;
         } },
-        [["me", t("seat_you")], ["person", t("seat_person")], ...this.bots.map((b) => [b, botChoice(b)])].map(
-          ([val, label]) => h("option", { value: val, selected: v === val }, label)));
+        [["me", t("seat_you")], ["person", t("seat_person")]].map(
+          ([val, label]) => h("option", { value: val, selected: v === val }, label)),
+        botOptions(this.bots, v));
       sel.addEventListener("change", () => summary());
       seats.appendChild(h("label.seat-choice.team" + (s % 2), h("span", t("seat_n", { n: s + 1 })), sel));
     });
@@ -123,7 +124,9 @@ export class Lobby {
     const sumText = h("span.more-sum#more-sum");
     const summary = () => {
       const people = this.state.seats.filter((x) => x === "me" || x === "person").length;
-      sumText.textContent = t("more_options_sum", { people, bots: 6 - people, preset: t("preset_" + preset.value) });
+      const count = (key, n) => t(n === 1 ? key + "_1" : key, { n });
+      sumText.textContent = t("more_options_sum_g",
+        { people: count("sum_people", people), bots: count("sum_bots", 6 - people), preset: t("preset_" + preset.value) });
     };
     preset.addEventListener("change", summary);
     summary();

@@ -4,6 +4,7 @@
 import { icon } from "./icons.js";
 import { h } from "./dom.js";
 import { t, STRINGS, getLang } from "./i18n.js";
+import { term, termHelp } from "./glossary.js";
 
 /** t(key) for a line whose subject is `seat`: the "_you" form of the key when that seat is the viewer's own
  * and the language has one ("you pass", not "you passes"). */
@@ -59,9 +60,9 @@ function actLine(ev, name, setup, me) {
   const say = (key, vars) => tSubject(key, ev.seat, me, { seat, ...vars });
   if (a === "pass") return setup ? null : say("l_pass"); // a "no" before play says nothing new
   if (a === "yield") return say("l_yield");
-  if (a === "declare") return say("l_declare");
-  if (a === "yaotou") return say("l_yaotou");
-  if (a === "wutou") return say("l_wutou");
+  if (a === "declare") return say("l_declare_g");
+  if (a === "yaotou") return say("l_yaotou_g");
+  if (a === "wutou") return say("l_wutou_g");
   if (a === "buy4") return say("l_buy4");
   if (a === "revolt" || a === "return" || a.startsWith("return ")) return null; // told by their own events
   if (["swap", "giveback", "huiwu", "chongdian", "selfopen"].includes(a)) return null; // likewise
@@ -93,7 +94,7 @@ export function describeEvent(ev, name, ctx) {
     case "huiwu":
       return tSubject("l_huiwu", ev.seat, ctx.me, { seat: name(ev.seat), cards: cardsText(ev.cards) });
     case "chongdian":
-      return tSubject("l_chongdian", ev.seat, ctx.me, { seat: name(ev.seat) });
+      return tSubject("l_chongdian_g", ev.seat, ctx.me, { seat: name(ev.seat) });
     case "tribute_return":
       if (typeof ev.cards === "number") return t("l_return_n", { from: name(ev.from), to: name(ev.to), n: ev.cards });
       return t("l_return", { from: name(ev.from), to: name(ev.to), cards: cardsText(ev.cards) });
@@ -147,7 +148,8 @@ export function eventClass(ev) {
   return "ev-info";
 }
 
-/** What each seat did last in the current round: seat → action text, from events in order. */
+/** What each seat did in the current round, from events in order: seat → its last action, and
+ * `plays[seat]` → all its actions of the round (a new array each time: a state that holds the old one keeps it). */
 export function trackLastActs(last, ev) {
   if (ev.type === "deal" || ev.type === "void" || ev.type === "play" || ev.type === "round") {
     for (const k of Object.keys(last)) delete last[k];
@@ -156,11 +158,42 @@ export function trackLastActs(last, ev) {
     // before play a "no" (不革命, 不宣, 不买) says nothing: no bubble, and it clears none
     if (last.setup && ev.action === "pass") return;
     last[ev.seat] = ev.action;
+    const plays = last.plays || {};
+    last.plays = { ...plays, [ev.seat]: [...(plays[ev.seat] || []), ev.action] };
   }
+}
+
+const ROUND_SHOWN = 3; // a seat's bubble: its last plays of the round (older ones smaller), "…" before them
+
+/** A seat's bubble: what it did this round, oldest first; the top play itself is in the centre. */
+function roundBubble(acts, top) {
+  const shown = top ? acts.slice(0, -1) : acts;
+  if (!shown.length) return null;
+  const tail = shown.slice(-ROUND_SHOWN);
+  const one = (act) => (act === "pass" ? t("btn_pass") : act === "yield" ? t("btn_yield") : actBubble(act));
+  return h("div.bubble" + (shown.length > 1 ? ".trail" : ""), { dataset: { plays: shown.join(",") } },
+    shown.length > tail.length ? h("span.more", "…") : null,
+    tail.map((act, i) => h("span.act" + (i < tail.length - 1 || top ? ".earlier" : ""), one(act))));
 }
 
 function badge(key, cls, extra) {
   return h("span.badge." + cls, { title: t(key) }, t(key) + (extra || ""));
+}
+
+/** A badge that names game term `id` (glossary.js): its title explains the term. */
+function termBadge(id, key, cls, extra) {
+  const lang = getLang();
+  const title = term(id, lang) + (lang === "zh" ? "：" : ": ") + termHelp(id, lang);
+  return h("span.badge." + cls, { title, dataset: { term: id } },
+    t(key) + (extra || ""));
+}
+
+// the setup phases that are game terms: named by the glossary
+const PHASE_TERMS = { xuandian: "xuandian", yaotou: "yaotou", swap: "huandian", chongdian: "chongdian", selfopen: "selfopen" };
+
+/** A setup phase's name: "Call (宣点)" … */
+export function phaseName(phase) {
+  return PHASE_TERMS[phase] ? term(PHASE_TERMS[phase], getLang()) : t("phase_" + phase);
 }
 
 /**
@@ -232,15 +265,15 @@ function renderSeat(model, s, pos, p, outOrder, places) {
 
   const badges = h("div.badges");
   if (me !== null && me !== undefined && s === (me + 3) % 6 && s !== me) badges.appendChild(badge("opposite", "b-opp"));
-  if (p.opened) badges.appendChild(badge("b_opened", "b-open"));
-  if (p.forfeited && !p.opened) badges.appendChild(badge("b_forfeited", "b-forfeit"));
-  if (p.declared) badges.appendChild(badge("b_declared", "b-declare"));
+  if (p.opened) badges.appendChild(termBadge("kaidian", "b_opened", "b-open"));
+  if (p.forfeited && !p.opened) badges.appendChild(termBadge("forfeit", "b_forfeited", "b-forfeit"));
+  if (p.declared) badges.appendChild(termBadge("xuandian", "b_declared_g", "b-declare"));
   if (p.burning) badges.appendChild(badge("b_burning", "b-burn"));
   if (p.status === "smothered") badges.appendChild(badge("b_smothered", "b-men"));
   if (p.status === "failed_burn") badges.appendChild(badge("b_failed_burn", "b-men"));
   if (p.status === "revolted") badges.appendChild(badge("b_revolted", "b-rev"));
-  if (p.yaotou === "yaotou" && p.yaotou_left > 0) badges.appendChild(badge("b_yaotou", "b-head", ` ×${p.yaotou_left}`));
-  else if (p.headless) badges.appendChild(badge("b_headless", "b-headless"));
+  if (p.yaotou === "yaotou" && p.yaotou_left > 0) badges.appendChild(termBadge("yaotou", "b_yaotou_g", "b-head", ` ×${p.yaotou_left}`));
+  else if (p.headless) badges.appendChild(termBadge("wutou", "b_headless_g", "b-headless"));
   if (info.auto && !info.bot) badges.appendChild(badge("b_auto", "b-auto"));
   if (info.offline) badges.appendChild(badge("b_offline", "b-offline"));
   el.appendChild(badges);
@@ -252,14 +285,9 @@ function renderSeat(model, s, pos, p, outOrder, places) {
     el.appendChild(h("div.timer.public", { dataset: { deadline: turn.countdown } }, ""));
   }
   const act = last && last[s];
-  if (act && s !== (view && view.top_seat)) {
-    el.appendChild(
-      h(
-        "div.bubble",
-        act === "pass" ? t("btn_pass") : act === "yield" ? t("btn_yield") : actBubble(act),
-      ),
-    );
-  }
+  const acts = (last && last.plays && last.plays[s]) || (act ? [act] : []);
+  const bubble = acts.length ? roundBubble(acts, s === (view && view.top_seat)) : null;
+  if (bubble) el.appendChild(bubble);
   const revealed = p.revealed;
   const shown = hands ? hands[s] : revealed;
   if (shown && !(s === me && !hands)) {
@@ -272,7 +300,7 @@ function actBubble(act) {
   // a recent play as rank groups with counts (K ×3 + 2 ×1): legible where overlapping cards are not
   if (act.startsWith("burn ")) return h("span", t("btn_burn") + " ", miniHand(act.slice(5)));
   if (/^[3-9TJQKA2XD]+$/.test(act)) return miniHand(act);
-  const key = { declare: "btn_declare", revolt: "btn_revolt", yaotou: "btn_yaotou", wutou: "btn_wutou", buy4: "btn_buy4" }[act];
+  const key = { declare: "btn_declare_g", revolt: "btn_revolt", yaotou: "btn_yaotou_g", wutou: "btn_wutou_g", buy4: "btn_buy4" }[act];
   return key ? t(key) : act;
 }
 
@@ -289,6 +317,15 @@ export function miniHand(text) {
   }
   if (!total(counts)) wrap.appendChild(h("span.muted", "—"));
   return wrap;
+}
+
+/** A person's seat to act without a connection (断线): "Waiting for Ann (offline) — auto-play (托管) in 12 s",
+ * the seconds counted by the table's tick (the table's public countdown; none without a turn timer). */
+function absence(status, info, who, turn) {
+  if (!info || !info.offline || info.bot || info.auto) return;
+  status.classList.add("absent");
+  status.replaceChildren(t("absent_wait", { name: who }));
+  if (turn.countdown) status.appendChild(h("span.absent-left", { dataset: { deadline: turn.countdown } }));
 }
 
 function renderCenter(model) {
@@ -317,19 +354,19 @@ function renderCenter(model) {
   } else if (turn && turn.seat !== null && turn.seat !== undefined) {
     const s = turn.seat;
     if (SETUP_PHASES.includes(view.phase)) {
-      status.textContent = tSubject("phase_setup_wait", s, me, { name: name(s), what: t("phase_" + view.phase) });
+      status.textContent = tSubject("phase_setup_wait", s, me, { name: name(s), what: phaseName(view.phase) });
     } else if (view.burn_offer) {
       // a burn offer is put to all its seats at once: who of them may really burn is nobody's business
       status.textContent = s === me && "legal_count" in turn ? t("your_burn") : t("burn_window");
     } else if (!view.top) {
-      status.textContent = s === me ? t("your_turn") : t("leads", { name: name(s) });
+      status.textContent = s === me ? t("your_turn") : t("leads_g", { name: name(s) });
     } else {
       status.textContent = s === me ? t("your_turn") : t("turn_of", { name: name(s) });
     }
     if (s === me) status.classList.add("mine");
     if (turn.kind === "revolution" || turn.kind === "buy_four") {
       status.textContent = "legal_count" in turn && s === me ? t("your_turn") : t("window_" + turn.kind);
-    }
+    } else if (!view.burn_offer && s !== me) absence(status, seats && seats[s], name(s), turn);
   }
   center.appendChild(status);
   return center;

@@ -311,6 +311,7 @@ export class LiveTable {
     this.renderBar();
     this.renderFelt();
     this.renderHand();
+    this.dealCards();
     this.renderActions();
     this.renderSide();
     this.renderOverlay();

@@ -8,7 +8,7 @@
 
 import { h, clear, api, toast, storeSeat, lastNickname, rememberNickname } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
-import { botChoice, botLevel } from "./bots.js";
+import { botChoice, botLevel, botOptions } from "./bots.js";
 
 const POLL_MS = 1500;
 const ORGANISER_KEY = "gouji.organiser";
@@ -18,7 +18,7 @@ const ORGANISER_KEY = "gouji.organiser";
 const FALLBACK_BOTS = ["heuristic", "random"];
 // (`short`: the level alone, 高手, where the row says it is a seat's)
 const seatOptions = (bots, chosen, short) => [h("option", { value: "", selected: !chosen }, t("dup_person")),
-  ...bots.map((b) => h("option", { value: b, selected: chosen === b }, short ? botLevel(b) : botChoice(b)))];
+  ...botOptions(bots, chosen, short ? botLevel : botChoice)];
 /** The bot that fills a seat by default ("bots for the rest"): 高手 when offered. */
 const defaultBot = (bots) => (bots.includes("heuristic") ? "heuristic" : bots[0]);
 
@@ -175,9 +175,9 @@ function eventForm(go, presets, bots) {
         seatSels.forEach((sel, k) => { sel.value = pick.seats[k]; });
         seatRow.hidden = !["custom", "one_per_table"].includes(choice.value);
       },
-    }, [["", t("ev_who_people")], ["one_per_table", t("dup_who_one_per_table")],
-      ...bots.map((b) => [b, botChoice(b)]), ["custom", t("dup_who_custom")]].map(([v, label]) =>
-      h("option", { value: v, selected: pick.choice === v }, label)));
+    }, [["", t("ev_who_people")], ["one_per_table", t("dup_who_one_per_table")], ["custom", t("dup_who_custom")]].map(
+      ([v, label]) => h("option", { value: v, selected: pick.choice === v }, label)),
+    botOptions(bots, pick.choice));
     return h("div.ev-team", { dataset: { team: name } }, h("label.seat-choice", h("span.ev-team-name", name), choice), seatRow);
   };
   const refresh = () => {
@@ -224,7 +224,7 @@ function teamJoinForm(go) {
   const form = h("form.panel.tourney#team-join-form", { onsubmit: (e) => { e.preventDefault(); joinTeam(form, go); } },
     h("h2", t("dup_join_title")),
     h("div.row2",
-      field(t("dup_team_code"), h("input", { name: "team_code", id: "team-code", placeholder: "K7QMX2-1",
+      field(t("dup_team_code"), h("input", { name: "team_code", id: "team-code", placeholder: t("team_code_ph"),
         style: { textTransform: "uppercase" } })),
       field(t("nickname"), h("input", { name: "team_nickname", id: "team-nickname", maxlength: "24", value: lastNickname() }))),
     h("button.btn#team-join-btn", { type: "submit" }, t("dup_join")));
@@ -341,7 +341,7 @@ export class ScorekeeperView extends Polled {
         m.event ? h("a.chip", { href: `/?event=${m.event}` }, t("ev_event", { code: m.event })) : null),
       h("div.bar-right", h("button.chip", { type: "button", onclick: () => this.go("/") }, t("lobby"))));
     const tables = h("div.dup-tables", (m.tables || []).map((tb) => h("div.panel.dup-table", { dataset: { table: tb.table } },
-      h("h3", t("dup_table_n", { n: tb.table + 1 }), " ",
+      h("h2", t("dup_table_n", { n: tb.table + 1 }), " ",
         h("span.muted.small", tb.code ? `${t("table_code")} ${tb.code}` : "")),
       tb.seats ? h("p.small", t("dup_deals_finished", { n: tb.deals_finished }), " · ",
         h("span.dup-state", tb.waiting ? t("dup_waiting") : tb.status === "over" ? t("dup_over") : t("dup_playing"))) : null,
@@ -350,7 +350,7 @@ export class ScorekeeperView extends Polled {
         h("span.who", s.nickname || (s.bot ? botChoice(s.bot) : t("free")))))) : null)));
     const mine = this.codes;
     const codes = mine && m.status !== "over"
-      ? h("div.panel.dup-codes", h("h3", t("dup_codes")), h("p.small.muted", t("dup_codes_secret")), h("ul.plain",
+      ? h("div.panel.dup-codes", h("h2", t("dup_codes")), h("p.small.muted", t("dup_codes_secret")), h("ul.plain",
           mine.team_codes.map((c, i) => h("li", t("dup_team_code_of", { team: c.team }), ": ", h("b.code-text", c.code), " ",
             h("button.btn.small.rotate", { type: "button", dataset: { team: i }, onclick: () => this.loadCodes(i) }, t("dup_rotate")))),
           mine.table_codes.map((tb) => h("li", t("dup_table_code_of", { n: tb.table + 1 }), ": ", h("b.code-text", tb.code)))))
@@ -361,19 +361,19 @@ export class ScorekeeperView extends Polled {
       h("td.num", String(r.points[0])), h("td.num", String(r.points[1]))));
     const sheet = h("div.panel.dup-sheet#dup-sheet",
       h("table.score-table.dup-score",
-        h("thead", h("tr", h("th", ""), h("th", t("dup_places_t", { n: 1 })), h("th", t("dup_places_t", { n: 2 })),
+        h("thead", h("tr", h("th", t("dup_deals")), h("th", t("dup_places_t", { n: 1 })), h("th", t("dup_places_t", { n: 2 })),
           h("th", h("span.team-dot.team0"), x), h("th", h("span.team-dot.team1"), y))),
         h("tbody", rows,
           h("tr.total", h("td", t("dup_total")), h("td", ""), h("td", ""),
             h("td.num#dup-total-x", String(m.totals[0])), h("td.num#dup-total-y", String(m.totals[1]))))),
       m.results.length ? null : h("p.muted", t("dup_no_deal_yet")),
       m.match_points ? h("div.dup-result#dup-result",
-        h("h3", t("dup_result")),
+        h("h2", t("dup_result")),
         h("p.winner", m.totals[0] === m.totals[1] ? t("dup_draw") : t("dup_winner", { team: m.totals[0] > m.totals[1] ? x : y })),
         h("p", t("dup_match_points"), ": ", h("b", `${x} ${m.match_points[0]} : ${m.match_points[1]} ${y}`))) : null);
     const comparison = m.comparison && m.comparison.length
       ? h("details.panel.dup-compare#dup-compare", h("summary", t("dup_comparison")),
-          h("table.score-table", h("thead", h("tr", h("th", ""), h("th", ""), h("th", x), h("th", y), h("th", t("dup_margin")))),
+          h("table.score-table", h("thead", h("tr", h("th", t("dup_deals")), h("th", t("dup_hands")), h("th", x), h("th", y), h("th", t("dup_margin")))),
             h("tbody", m.comparison.map((c) => c.sides.map((side, i) => h("tr",
               i === 0 ? h("td", { rowSpan: 2 }, t("deal_n", { n: c.deal })) : null,
               h("td", t("dup_side", { seats: side.seats.map((s) => s + 1).join(", ") })),

@@ -5,7 +5,7 @@ import { icon } from "../icons.js";
 import { h, clear, api, toast } from "../dom.js";
 import { t } from "../i18n.js";
 import { RANKS, parseCounts, formatCounts, total } from "../cards.js";
-import { cardsText, SETUP_PHASES } from "../render.js";
+import { cardsText, phaseName, SETUP_PHASES } from "../render.js";
 
 import { KEY_RANKS, AUTO_DECLINE_MS } from "./common.js";
 import { listed } from "./legal.js";
@@ -36,11 +36,11 @@ export const actionsMethods = {
         : { text: t("p_revolution_no"), buttons: [["btn_ok", "pass", ".primary"]] };
     }
     if (v.phase === "yaotou") {
-      return { text: t("p_yaotou", { n: (this.rules && this.rules.yaotou_limit) || 3 }),
-        buttons: [["btn_yaotou", "yaotou", ".primary"], ["btn_wutou", "wutou", ""]] };
+      return { text: t("p_yaotou_g", { n: (this.rules && this.rules.yaotou_limit) || 3 }),
+        buttons: [["btn_yaotou_g", "yaotou", ".primary"], ["btn_wutou_g", "wutou", ""]] };
     }
     if (v.phase === "xuandian") {
-      return { text: t("p_xuandian"), buttons: [["btn_declare", "declare", ".primary"], ["btn_no_declare", "pass", ""]] };
+      return { text: t("p_xuandian_g"), buttons: [["btn_declare_g", "declare", ".primary"], ["btn_no_declare_g", "pass", ""]] };
     }
     if (v.phase === "buy_four") {
       return { text: t("p_buy_four"), buttons: [["btn_buy4", "buy4", ".primary"], ["btn_no_buy", "pass", ""]] };
@@ -49,7 +49,7 @@ export const actionsMethods = {
       // rule book §16: take the step, or decline; a hand that may not take it has only "pass"
       const may = choices.includes(v.phase);
       return { text: t(may ? "p_" + v.phase : "p_" + v.phase + "_no"),
-        buttons: may ? [["btn_" + v.phase, v.phase, ".primary"], ["btn_decline", "pass", ""]] : [["btn_ok", "pass", ".primary"]] };
+        buttons: may ? [["btn_" + v.phase + (v.phase === "chongdian" ? "_g" : ""), v.phase, ".primary"], ["btn_decline", "pass", ""]] : [["btn_ok", "pass", ".primary"]] };
     }
     if (v.phase === "tribute_return") {
       return { text: t("p_return", { n: this.returnSize(), name: this.name(this.returnTo()) }), buttons: [] };
@@ -144,8 +144,8 @@ export const actionsMethods = {
     };
     const body = [h("p", model.text), model.buttons.length ? h("div.prompt-btns", model.buttons.map(btn)) : null];
     const hint = this.hint ? h("div.hint-reason", icon("bulb"), " ", this.hintLine()) : null;
-    return h("div.prompt", { role: "dialog", "aria-label": t("phase_" + v.phase) },
-      h("h3", t("phase_" + v.phase)), body, hint);
+    return h("div.prompt", { role: "dialog", "aria-label": phaseName(v.phase) },
+      h("h3", phaseName(v.phase)), body, hint);
   },
 
   returnSize() {

@@ -5,7 +5,7 @@ import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { renderFelt, placeName, cardsText } from "../render.js";
 
-import { MARK_MS, reducedMotion } from "./common.js";
+import { MARK_MS, DEAL_MS, reducedMotion } from "./common.js";
 import { goujiPlay } from "./legal.js";
 
 export const feltMethods = {
@@ -52,7 +52,47 @@ export const feltMethods = {
     if (status) this.announce(status.textContent);
     this.animateTop();
     this.showMarks();
+    this.placeMarks();
     this.tick();
+  },
+
+  /** At the start of a deal (before play, the first time this page draws it): the cards are dealt — the
+   * hand's groups and the seats' backs come in one after another. A tap or a key skips it; none under
+   * prefers-reduced-motion. `this.dealtDeals` lists the deals it was shown for. */
+  dealCards() {
+    if (this.dealAnimDeal === this.deal) return this.paintDealing();
+    this.dealAnimDeal = this.deal;
+    const before = !this.dealEvents.some((e) => e.type === "play");
+    if (!before || this.table.status !== "playing" || this.seat === null || reducedMotion()) return;
+    this.dealtDeals = [...(this.dealtDeals || []), this.deal];
+    this.dealingSince = performance.now();
+    const view = this.root.querySelector(".table-view");
+    view.classList.add("dealing");
+    const stop = () => {
+      view.classList.remove("dealing");
+      this.dealingSince = null;
+      this.stopDealing = () => {};
+      clearTimeout(this.dealTimer);
+      for (const ev of ["pointerdown", "keydown"]) document.removeEventListener(ev, stop, true);
+    };
+    this.stopDealing = stop;
+    for (const ev of ["pointerdown", "keydown"]) document.addEventListener(ev, stop, true);
+    this.dealTimer = setTimeout(stop, DEAL_MS);
+    this.paintDealing();
+  },
+
+  /** Skip the dealing (none running: nothing to do). */
+  stopDealing() {},
+
+  /** While the cards are dealt: each group its place in the order, the time gone by (a frame redraws them). */
+  paintDealing() {
+    if (this.dealingSince === null || this.dealingSince === undefined) return;
+    const view = this.root.querySelector(".table-view");
+    view.style.setProperty("--dealt", `${Math.round(performance.now() - this.dealingSince)}ms`);
+    // (the hand's groups one after another; each seat's backs alongside them)
+    for (const sel of [".hand .group", ".seat .backs"]) {
+      this.root.querySelectorAll(sel).forEach((el, i) => el.style.setProperty("--i", String(i)));
+    }
   },
 
   /** The top play flies in from its player's seat when it is new. */
@@ -85,12 +125,24 @@ export const feltMethods = {
     if (this.markHolder) this.markHolder.remove();
     this.feltHolder.appendChild(holder);
     this.markHolder = holder;
+    this.placeMarks();
     this.announce(marks.map((m) => `${m.who}: ${m.text}`).join("; "));
     clearTimeout(this.markTimer);
     this.markTimer = setTimeout(() => {
       holder.remove();
       if (this.markHolder === holder) this.markHolder = null;
     }, reducedMotion() ? MARK_MS / 2 : MARK_MS);
+  },
+
+  /** The marks stand above the centre's status line, never over it (who is to act stays readable). */
+  placeMarks() {
+    const holder = this.markHolder;
+    const status = this.feltHolder.querySelector(".status-line");
+    if (!holder || !status || !status.offsetHeight) return;
+    const room = this.feltHolder.getBoundingClientRect();
+    const line = status.getBoundingClientRect();
+    holder.style.top = "auto";
+    holder.style.bottom = `${Math.round(room.bottom - line.top + 6)}px`;
   },
 
   /** The brief marks the new events call for: 够级 / 开点 / 烧 / 闷 / 革命 / going out. */
@@ -117,6 +169,10 @@ export const feltMethods = {
       const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
       el.textContent = `${left}s`;
       el.classList.toggle("low", left <= 5);
+    }
+    for (const el of this.root.querySelectorAll(".absent-left[data-deadline]")) {
+      const left = Math.max(0, Math.ceil((Number(el.dataset.deadline) - Date.now()) / 1000));
+      el.textContent = t("absent_auto_in", { n: left });
     }
   },
 };

@@ -4,6 +4,7 @@
 import { h, clear, api } from "../dom.js";
 import { t, getLang, setLang } from "../i18n.js";
 import { describeEvent, teamName, placeName, teamOf } from "../render.js";
+import { TERMS, term, termHelp } from "../glossary.js";
 
 import { savePrefs } from "./common.js";
 
@@ -144,6 +145,9 @@ export const overlayMethods = {
       h("ul.gestures#gestures", gestures.map((k) => h("li", { dataset: { gesture: k } }, t(k)))),
       h("p", t("keys_keyboard")),
       h("table.keys", h("tbody", rows.map(([k, v]) => h("tr", h("th", h("kbd", v)), h("td", t(k)))))),
+      h("h3", t("help_terms")),
+      h("dl.terms#terms", Object.keys(TERMS).map((id) => [h("dt", { dataset: { term: id } }, term(id, getLang())),
+        h("dd", termHelp(id, getLang()))])),
       h("div.prompt-btns", h("button.btn.primary", { type: "button", id: "help-close",
         onclick: () => this.toggleHelp() }, t("close"))));
   },

@@ -1,4 +1,4 @@
-// Why each tribute of a deal's end is owed, in words (rule book §10): 闷, 烧, 点 (who opened, who declared),
+// Why each tribute of a deal's end is owed, in words (rule book §10): 闷, 烧, 点 (a call proved wrong, who opened),
 // 落 (the places), 串三户 — from the public events of the deal just ended and its places.
 
 import { t } from "../i18n.js";
@@ -24,11 +24,13 @@ export function tributeReason(ev, events, places, name) {
     }
     case "sweep":
       return t("why_k_sweep", { from, to });
-    case "dian": {
-      const state = (s, who) => t(opened(s) ? "why_opened" : "why_not_opened", { who }) +
-        (declared(s) ? t("why_declared", { who }) : "");
-      return t("why_k_dian", { a: state(ev.to, to), b: state(ev.from, from) });
-    }
+    case "dian":
+      // (payer and receiver are 对头) why it is owed: a call (宣点) the deal proved wrong or right, else who
+      // opened the point (开点)
+      if (declared(ev.from) && opened(ev.to)) return t("why_dian_call_failed", { caller: from, opp: to });
+      if (declared(ev.to) && !opened(ev.from)) return t("why_dian_call_held", { caller: to, opp: from });
+      if (opened(ev.to) && !opened(ev.from)) return t("why_dian_opened", { from, to });
+      return t("why_dian_neither", { from, to });
     default:
       return "";
   }
