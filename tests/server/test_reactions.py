@@ -1,4 +1,4 @@
-"""Reactions (issue 45): an emote is a ``say`` of an id from :data:`gouji.server.phrases.EMOTES`, shown to the
+"""Reactions (issue 45): an emote is a ``say`` of an id from :data:`gouji.server.tables.phrases.EMOTES`, shown to the
 table as a ``said`` frame of kind ``emote``; validated, rate-limited with the phrases, refused at a duplicate
 match's table — on a real server process."""
 
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gouji.server.phrases import BURST, EMOTES, PHRASES
+from gouji.server.tables.phrases import BURST, EMOTES, PHRASES
 
 from .test_security import serving
 from .test_security_review2 import _hello, _match_with_people
