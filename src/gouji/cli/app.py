@@ -12,6 +12,7 @@ from .event import event
 from .ladder import ladder
 from .proxy_config import proxy_config
 from .replay import replay
+from .review import review
 from .rules import rules
 from .serve import serve
 from .sim import sim
@@ -33,6 +34,7 @@ for command in (
     serve,
     tournament,
     replay,
+    review,
     event,
     train,
     tune,
