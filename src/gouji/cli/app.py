@@ -8,6 +8,7 @@ from .. import __version__
 from .arena import arena
 from .backup import backup, restore
 from .beliefs import beliefs
+from .distil import distil
 from .event import event
 from .ladder import ladder
 from .proxy_config import proxy_config
@@ -39,6 +40,7 @@ for command in (
     train,
     tune,
     beliefs,
+    distil,
     ladder,
     proxy_config,
     backup,
