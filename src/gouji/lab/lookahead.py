@@ -80,6 +80,8 @@ class Lookahead:
         """Rollouts asked for (a cached one counts too)."""
         self.steps = 0
         """Decisions the policy played in rollouts (the work done)."""
+        self.hits = 0
+        """Rollouts answered at once: the position after the action was known."""
 
     def choice(self, deal: Deal) -> Action:
         """The policy's choice in the deal's position (the only legal action when there is one)."""
@@ -122,6 +124,7 @@ class Lookahead:
         after = next_key(key, seat, action)
         known = self._ends.get(after)
         if known is not None:
+            self.hits += 1
             return known
         branch = copy.deepcopy(deal)
         branch.act(action)
