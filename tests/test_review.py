@@ -188,6 +188,10 @@ def test_the_cli_reviews_a_set_and_a_duplicate_table(records: dict[str, Path]) -
     assert {"seat", "deal", "decisions", "mistakes", "lost", "note"} <= set(data)
     assert (data["seat"], data["deal"], data["unit"]) == (1, 2, "points")
     assert all({"index", "played", "best", "gain", "mistake"} <= set(d) for d in data["decisions"])
+    tribute = review_record(json.loads(records["set"].read_text()), 2, 2, limit=3)  # 还贡 is a decision too
+    first = tribute["decisions"][0]
+    assert first["kind"] == "setup" and all(c["action"].startswith("return") for c in first["candidates"])
+    assert len(first["candidates"]) == 3
     text = run(records["match"], "--deal", "1", "--seat", "2", "--table", "2", "--candidates", "3")
     assert text.exit_code == 0, text.output
     assert "hindsight" in text.output and "small points" in text.output
