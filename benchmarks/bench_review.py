@@ -9,8 +9,8 @@ on one core; prints the median, the spread and the slowest seconds a review, the
 milliseconds a rollout.  Target (issue 44): a median of at most 20 s.
 
 ``--novice N``: the honesty check of ``docs/review.md`` (:mod:`gouji.lab.review_check`): N such deals, every
-seat reviewed, the novice's seats against the heuristic's — mistakes and points lost a seat a deal, and the
-paired margin with its 95% interval.
+seat reviewed (or ``--seats``), the novice's seats against the heuristic's — mistakes and points lost a seat a
+deal, and the paired margin with its 95% interval.
 """
 
 from __future__ import annotations
@@ -61,17 +61,19 @@ def speed(rules: str, deals: int, seed: int) -> None:
     )
 
 
-def novice(rules: str, deals: int, seed: int, jobs: int) -> None:
+def novice(rules: str, deals: int, seed: int, jobs: int, seats: tuple[int, ...]) -> None:
     t = time.perf_counter()
-    checks = check_deals(rules, range(seed, seed + deals), jobs=jobs)
+    checks = check_deals(rules, range(seed, seed + deals), jobs=jobs, seats=seats)
     out = compare(checks)
-    out.update({"rules": rules, "seeds": [seed, seed + deals - 1], "seconds": round(time.perf_counter() - t)})
+    out.update(
+        {"rules": rules, "seeds": [seed, seed + deals - 1], "seats": seats, "seconds": round(time.perf_counter() - t)}
+    )
     print(json.dumps(out, indent=1))
-    for name in ("mistakes", "lost", "decisions"):
+    for name in ("mistakes", "lost", "decisions", "mistakes_per_decision", "lost_per_decision"):
         r = out[name]
         print(
-            f"{name:9s} a seat a deal: novice {r['novice']:.2f}, heuristic {r['heuristic']:.2f}; "
-            f"margin {r['margin']:+.2f} ± {r['ci']:.2f} (95%); novice worse in {r['worse']}, better in {r['better']} "
+            f"{name:21s} a seat a deal: novice {r['novice']:.3f}, heuristic {r['heuristic']:.3f}; "
+            f"margin {r['margin']:+.3f} ± {r['ci']:.3f} (95%); novice worse in {r['worse']}, better in {r['better']} "
             f"of {deals} deals"
         )
 
@@ -83,9 +85,10 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--novice", type=int, default=0, help="run the honesty check on this many deals")
     parser.add_argument("--jobs", type=int, default=1)
+    parser.add_argument("--seats", default="0,1,2,3,4,5", help="--novice: the seats reviewed in each deal")
     args = parser.parse_args()
     if args.novice:
-        novice(args.rules, args.novice, args.seed, args.jobs)
+        novice(args.rules, args.novice, args.seed, args.jobs, tuple(int(s) for s in args.seats.split(",")))
     else:
         speed(args.rules, args.deals, args.seed)
 

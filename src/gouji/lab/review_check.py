@@ -98,8 +98,14 @@ def compare(checks: Sequence[DealCheck]) -> dict[str, Any]:
     heuristic) with its 95% interval, for mistakes and for points lost; also how many deals had the
     novice's seats worse, better, level."""
     out: dict[str, Any] = {"deals": len(checks)}
-    for name in ("mistakes", "lost", "decisions"):
-        rows = [getattr(c, name) for c in checks]
+    per: dict[str, list[tuple[float, float]]] = {
+        name: [getattr(c, name) for c in checks] for name in ("mistakes", "lost", "decisions")
+    }
+    for name in ("mistakes", "lost"):  # a decision: the novice takes more decisions than the heuristic
+        per[f"{name}_per_decision"] = [
+            (m[0] / max(d[0], 1), m[1] / max(d[1], 1)) for m, d in zip(per[name], per["decisions"], strict=True)
+        ]
+    for name, rows in per.items():
         diff = [a - b for a, b in rows]
         m, ci = mean_ci(diff)
         out[name] = {
