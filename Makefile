@@ -8,7 +8,7 @@ PIN := -c constraints.txt
 BASE := $(VENV)/.installed-base-$(SUM)
 STAMP := $(VENV)/.installed-all-$(SUM)
 
-.PHONY: run sim test chromium nginx node js lint typecheck unit bench bench-bots bench-arena bench-hall bench-server bench-shards bench-table bench-table-pace bench-receive install \
+.PHONY: run sim test chromium nginx node js lint typecheck unit bench bench-bots bench-arena bench-hall bench-server bench-shards bench-table bench-table-pace bench-receive bench-review install \
 	constraints
 
 run: $(BASE)  ## install, then start the web table on http://127.0.0.1:8000 (Ctrl-C stops it)
@@ -98,6 +98,10 @@ bench-table: $(STAMP)  ## what a move costs the table code in process (with valg
 
 bench-table-pace: $(STAMP)  ## a person answering in 1.5 s plays a deal of each preset at 正常 against five bots
 	$(BIN)/python benchmarks/bench_table_pace.py
+
+bench-review: $(STAMP)  ## the 复盘 review of one seat: seconds a deal, median of 20 deals, qingdao and tournament
+	$(BIN)/python benchmarks/bench_review.py --rules qingdao
+	$(BIN)/python benchmarks/bench_review.py --rules tournament
 
 bench-receive: $(STAMP)  ## what a client's message costs the way in: the server's framing and the library's parser
 	$(BIN)/python benchmarks/bench_receive.py

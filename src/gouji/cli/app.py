@@ -10,10 +10,12 @@ from .arena import arena
 from .backup import backup, restore
 from .beliefs import beliefs
 from .conformance import conformance
+from .distil import distil
 from .event import event
 from .ladder import ladder
 from .proxy_config import proxy_config
 from .replay import replay
+from .review import review
 from .rules import rules
 from .serve import serve
 from .sim import sim
@@ -36,10 +38,12 @@ for command in (
     serve,
     tournament,
     replay,
+    review,
     event,
     train,
     tune,
     beliefs,
+    distil,
     ladder,
     proxy_config,
     backup,

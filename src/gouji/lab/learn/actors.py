@@ -19,7 +19,8 @@ from ...bots.heuristic import HeuristicBot
 from ...bots.learned import LearnedBot, QNet, decision_kind
 from ...engine.deal import Deal
 from ...engine.seats import SEATS
-from .config import CURRENT, TrainConfig, deal_returns
+from ..lookahead import Lookahead, history_key
+from .config import CURRENT, TrainConfig, deal_returns, score_returns
 
 
 @dataclass
@@ -111,13 +112,12 @@ def paired_deal(
     alternative's advantage with little noise: the sample (state, alternative) gets that difference, and
     (state, heuristic's choice) gets 0.  The network so learns where the heuristic's choice can be bettered.
     """
-    import copy
-
     rules = cfg.rules[rng.randrange(len(cfg.rules))]
     deal = Deal.new(rules, seed=rng.getrandbits(48))
     learner = LearnedBot(net)
     learner.kinds = None  # branch wherever ``branch_kinds`` says, whatever the network's own ``deviate_in``
     heuristic = learner.prior
+    lookahead = Lookahead(heuristic)  # (one rollout a branch: gouji.lab.lookahead)
     states: list[np.ndarray] = []
     rows: list[np.ndarray] = []
     seats: list[int] = []
@@ -145,15 +145,7 @@ def paired_deal(
             alt = others[int(np.argmax(q))]
         else:
             alt = others[rng.randrange(len(others))]
-        branch = copy.deepcopy(deal)
-        branch.act(cands[alt])
-        while True:
-            s2 = branch.to_act
-            if s2 is None:
-                break
-            legal2 = branch.legal_actions()
-            branch.act(legal2[0] if len(legal2) == 1 else heuristic.choose(branch.view(s2), legal2)[0])
-        g_alt = deal_returns(branch)[to_act]
+        g_alt = score_returns(lookahead.rollout(deal, cands[alt], history_key(deal)), rules)[to_act]
         for j, g in ((prior, None), (alt, g_alt)):
             states.append(state)
             rows.append(arows[j])

@@ -78,7 +78,10 @@ def scale(rules_name: str) -> float:
 
 def deal_returns(deal: Deal) -> list[float]:
     """Each seat's return: its team's points minus the other team's, scaled (see :func:`scale`)."""
-    pts = team_points(deal)
-    s = scale(deal.rules.name)
-    diff = (pts[0] - pts[1]) / s
+    return score_returns(team_points(deal), deal.rules.name)
+
+
+def score_returns(pts: tuple[int, int], rules_name: str) -> list[float]:
+    """:func:`deal_returns` of a deal that ended with the team points ``pts``."""
+    diff = (pts[0] - pts[1]) / scale(rules_name)
     return [diff if team(seat) == 0 else -diff for seat in range(SEATS)]
