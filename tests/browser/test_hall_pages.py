@@ -88,7 +88,8 @@ def test_quick_play_the_hall_and_the_leaderboard(
 ) -> None:
     lang, w = locale[:2], viewport["width"]
     words = WORDS[lang]
-    ann, bob = (f"甲{w}", f"乙{w}") if lang == "zh" else (f"Ann{w}", f"Bob{w}")
+    # (names of their own: the browser tests share one server, and the accounts' walk signs up Ann{w})
+    ann, bob = (f"甲{w}厅", f"乙{w}厅") if lang == "zh" else (f"Ava{w}", f"Ben{w}")
     a = new_page(viewport=viewport, locale=locale)
     b = new_page(viewport=viewport, locale=locale)
     a.wait_for_selector("#qp-sign-in")  # (a guest's quick play: a line and a link to sign in)

@@ -5,6 +5,7 @@ raised, and died — every later commit and the shutdown's drain then waited for
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import time
 from pathlib import Path
 
@@ -33,7 +34,8 @@ def test_a_cancelled_call_leaves_the_writer_working(tmp_path: Path) -> None:
         finally:
             writer.close()
 
-    try:
-        asyncio.run(run())
+    try:  # (on a thread of its own: the test's thread may hold another test's running loop)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:
+            pool.submit(asyncio.run, run()).result(30)
     finally:
         store.close()
