@@ -206,14 +206,14 @@ def run(url: str, label: str, shards: int, args: argparse.Namespace) -> None:
             who = people(url, args.people)
             half = args.people // 2 // 6 * 6  # (without bots, people are seated six at a time)
             alone = quick_play(bases, who[:half], args.rate, bots=False)
-            filled = quick_play(bases, who[half:], args.rate / 10, bots=True)
+            filled = quick_play(bases, who[half:], args.rate / 4, bots=True)
             delay = hall_delay(bases)
             if shards == 1:
                 http, query = leaderboard(url, args.accounts, bases)
         a50, a95, f50, f95 = pct(alone, 0.5), pct(alone, 0.95), pct(filled, 0.5), pct(filled, 0.95)
         print(f"{label}: quick play, {len(alone)} people at {args.rate:g}/s, no bots: p50 {a50:.2f} s, p95 {a95:.2f} s")
         print(
-            f"{label}: quick play, {len(filled)} at {args.rate / 10:g}/s, bots after {args.fill:g} s: "
+            f"{label}: quick play, {len(filled)} at {args.rate / 4:g}/s, bots after {args.fill:g} s: "
             f"p50 {f50:.2f} s, p95 {f95:.2f} s"
         )
         print(f"{label}: hall update delay p50 {pct(delay, 0.5):.2f} s, max {max(delay):.2f} s")
@@ -227,7 +227,9 @@ def run(url: str, label: str, shards: int, args: argparse.Namespace) -> None:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--people", type=int, default=1000)
-    ap.add_argument("--rate", type=float, default=20.0, help="people queueing a second (without bots; a tenth with)")
+    ap.add_argument(
+        "--rate", type=float, default=20.0, help="people queueing a second (without bots; a quarter of it with)"
+    )
     ap.add_argument("--fill", type=float, default=5.0, help="--quickplay-fill-seconds of the servers")
     ap.add_argument("--accounts", type=int, default=100_000)
     ap.add_argument("--postgres", default=os.environ.get("GOUJI_BENCH_POSTGRES"))
