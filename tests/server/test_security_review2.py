@@ -53,6 +53,17 @@ def _gaps_while(server: Served, code: str, burst: Callable[[], None], seconds: f
             w.join()
 
 
+def _eight(answers: list[httpx.Response], send: Callable[[str], httpx.Response], net: int) -> Callable[[], None]:
+    """A burst: eight requests at once, each from an address of its own in 198.``net``.0.0/16."""
+    n = iter(range(10**6))
+
+    def burst() -> None:
+        with concurrent.futures.ThreadPoolExecutor(8) as pool:
+            answers.extend(pool.map(lambda i: send(f"198.{net}.{i}.{next(n) % 250}"), range(8)))
+
+    return burst
+
+
 def _bots_table(server: Served) -> str:
     code: str = server.post("/api/tables", {"bots": ["random"] * 6, "set_length": 20}).json()["code"]
     return code
@@ -95,17 +106,7 @@ def test_a_finished_matchs_sheet_is_worked_out_once_off_the_loop(tmp_path: Path)
         table = _bots_table(server)
         calm = _frame_gaps(server.base, table, 2.0)
         answers: list[httpx.Response] = []
-        n = iter(range(10**6))
-
-        def burst() -> None:
-            with concurrent.futures.ThreadPoolExecutor(8) as pool:
-                answers.extend(
-                    pool.map(
-                        lambda i: server.get(f"/api/matches/{code}", client=f"198.18.{i}.{next(n) % 250}"), range(8)
-                    )
-                )
-
-        busy = _gaps_while(server, table, burst)
+        busy = _gaps_while(server, table, _eight(answers, lambda c: server.get(f"/api/matches/{code}", client=c), 18))
         print(f"calm max gap {max(calm):.3f} s; {len(answers)} sheets read, max gap {max(busy):.3f} s")
         assert answers and {r.status_code for r in answers} == {200}
         assert len({r.content for r in answers}) == 1  # the same bytes every time
@@ -191,18 +192,8 @@ def test_a_live_replay_is_a_read_cached_and_off_the_loop(tmp_path: Path) -> None
             assert statuses[0] == 200 and 429 in statuses, statuses
             table = _bots_table(server)
             answers: list[httpx.Response] = []
-            n = iter(range(10**6))
-
-            def burst() -> None:
-                with concurrent.futures.ThreadPoolExecutor(8) as pool:
-                    answers.extend(
-                        pool.map(
-                            lambda i: server.post(path, {"token": me["token"]}, client=f"198.19.{i}.{next(n) % 250}"),
-                            range(8),
-                        )
-                    )
-
-            busy = _gaps_while(server, table, burst)
+            send = lambda c: server.post(path, {"token": me["token"]}, client=c)  # noqa: E731
+            busy = _gaps_while(server, table, _eight(answers, send, 19))
         print(f"{len(answers)} replays of {len(answers[0].content)} bytes, max gap {max(busy):.3f} s")
         assert {r.status_code for r in answers} == {200} and len({r.content for r in answers}) == 1
         assert len(answers[0].content) > 100_000 and max(busy) < 1.0, sorted(busy)[-5:]
