@@ -30,7 +30,7 @@ from pathlib import Path
 import httpx
 import sqlalchemy as sa
 
-from gouji.server.connection import token_hash
+from gouji.server.http.connection import token_hash
 from gouji.server.storage import AccountRow, AccountSessionRow, RatingRow, open_store
 
 

@@ -5,11 +5,11 @@ The server parses every message a player sends (an ``act`` per move); this compa
 - ``hand``: the hand-written parser the server had before issue 31 (orjson, then a check per field; kept
   here as it was, as the floor to compare against);
 - ``msgspec``: ``msgspec.json.Decoder`` of a tagged union of ``msgspec.Struct`` (one per message type, the
-  bounds as ``Meta``), then the same :class:`~gouji.server.protocol.ClientMessage`;
+  bounds as ``Meta``), then the same :class:`~gouji.server.messages.protocol.ClientMessage`;
 - ``pydantic``: a ``pydantic.TypeAdapter`` of a discriminated union of ``BaseModel`` (the bounds as
   ``Field``, strict), ``validate_json``, then the same ``ClientMessage`` (pydantic is in the ``bench`` extra);
 - ``server``: ``protocol.parse_client`` as the server runs it now (msgspec, the structs of
-  ``gouji.server.schemas``, and on a refusal the words naming the field).
+  ``gouji.server.messages.schemas``, and on a refusal the words naming the field).
 
 The messages are the browser table's own (``static/table.js``: an ``act`` with its decision, token and id;
 ``ready``, ``auto``, ``prefs``, ``say``, ``ping``, ``hello``), mostly ``act``, as in play; and a second mix of
@@ -34,7 +34,7 @@ import msgspec
 import orjson
 import pydantic
 
-from gouji.server import protocol as P
+from gouji.server.messages import protocol as P
 
 TOKEN = secrets.token_urlsafe(24)
 
@@ -318,7 +318,7 @@ WAYS: dict[str, Callable[[str | bytes], P.ClientMessage]] = {
     "hand": hand_parse,
     "msgspec": msgspec_parse,
     "pydantic": pydantic_parse,
-    "server": P.parse_client,  # the server's own since issue 31: msgspec, with gouji.server.schemas' structs
+    "server": P.parse_client,  # the server's own since issue 31: msgspec, with gouji.server.messages.schemas' structs
 }
 
 

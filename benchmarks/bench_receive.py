@@ -1,6 +1,6 @@
 """What a client's message costs the server's way in: the WebSocket frame read, unmasked and handed on.
 
-``gouji serve`` runs :class:`~gouji.server.play_socket.PlaySocket`, which cuts the bytes a client sends
+``gouji serve`` runs :class:`~gouji.server.http.play_socket.PlaySocket`, which cuts the bytes a client sends
 into frames itself and takes a whole masked text frame without the websockets library's parser (every other
 frame goes to the library whole).  This opens ``--connections`` of them in process (a handshake each, on a
 transport that keeps what is written), sets each one's direct handler, then feeds every connection in turn
@@ -24,7 +24,7 @@ import uvicorn
 from uvicorn.server import ServerState
 from websockets.frames import Frame, Opcode
 
-from gouji.server.play_socket import PlaySocket
+from gouji.server.http.play_socket import PlaySocket
 
 HANDSHAKE = (
     b"GET /ws HTTP/1.1\r\nhost: 127.0.0.1:8000\r\nupgrade: websocket\r\nconnection: Upgrade\r\n"

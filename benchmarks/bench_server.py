@@ -588,11 +588,11 @@ def memory_per_table(tables: int, tmp: str, rounds: int = 4) -> dict[str, Any]:
     server that lets its tables go keeps at 0 — with the engine's interned actions counted apart."""
     from gouji.engine.actions import Burn, Return
     from gouji.engine.plays import Play
-    from gouji.server.durability import Writer
     from gouji.server.limits import Limits
     from gouji.server.lobby import Lobby
     from gouji.server.settings import ServerSettings
     from gouji.server.storage import open_store
+    from gouji.server.storage.durability import Writer
 
     def interned() -> int:
         return len(Play._cache) + len(Burn._cache) + len(Return._cache)
@@ -653,12 +653,12 @@ def loop_hold(tables: int, seconds: float, tmp: str) -> dict[str, Any]:
     other callbacks, for the interpreter lock while a bot thinks, for the CPU on a busy machine); the loop
     thread's own CPU time between two ticks bounds the work of any one callback."""
     from gouji.engine.rule_bounds import MAX_DECKS
-    from gouji.server.durability import Writer
     from gouji.server.limits import Limits
     from gouji.server.lobby import Lobby
     from gouji.server.serve import tune_interpreter
     from gouji.server.settings import ServerSettings
     from gouji.server.storage import open_store
+    from gouji.server.storage.durability import Writer
 
     tune_interpreter()  # as the server does: a 1 ms switch interval between the loop and the bots' thread
 

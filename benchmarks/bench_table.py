@@ -31,13 +31,13 @@ from typing import Any
 import orjson
 
 import gouji
-from gouji.server import protocol as P
 from gouji.server.config import TableConfig
-from gouji.server.connection import Connection
-from gouji.server.fast_send import ws_text_frame
+from gouji.server.http.connection import Connection
+from gouji.server.http.fast_send import ws_text_frame
+from gouji.server.messages import protocol as P
 from gouji.server.storage import Op
+from gouji.server.storage.writer_process import _pack, _to_wire
 from gouji.server.tables.table import Room, token_hash
-from gouji.server.writer_process import _pack, _to_wire
 
 
 class PackingWriter:

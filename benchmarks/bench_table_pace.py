@@ -31,7 +31,7 @@ import websockets
 
 from gouji.engine.rules import PRESETS
 from gouji.server import create_app
-from gouji.server.play_socket import PlaySocket
+from gouji.server.http.play_socket import PlaySocket
 
 
 class Server:

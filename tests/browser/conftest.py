@@ -28,8 +28,8 @@ from starlette.routing import Mount
 from starlette.staticfiles import StaticFiles
 
 from gouji.server import create_app
-from gouji.server.play_socket import PlaySocket
-from gouji.server.replay_api import STATIC_DIR, replay_routes
+from gouji.server.http.play_socket import PlaySocket
+from gouji.server.replays.api import STATIC_DIR, replay_routes
 
 from ..helpers import wait_until
 from ..limits import ROOMY

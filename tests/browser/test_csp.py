@@ -1,5 +1,5 @@
 """The pages under the server's Content Security Policy (``default-src 'self'``, nothing inline, never
-framed; :mod:`gouji.server.guard`): the lobby, a table in play, a match's scorekeeper and an event's page
+framed; :mod:`gouji.server.http.guard`): the lobby, a table in play, a match's scorekeeper and an event's page
 work, and the browser reports no violation of the policy."""
 
 from __future__ import annotations

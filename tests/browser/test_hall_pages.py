@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from gouji.server.accounts.store import reports
-from gouji.server.schemas import name_key
+from gouji.server.messages.schemas import name_key
 from gouji.server.storage import AccountRow, RatingHistoryRow, RatingRow, Store
 
 from .conftest import PHONE, LiveServer, shot

@@ -1,4 +1,4 @@
-"""The browser table's endpoints (``gouji.server.replay_api``): a finished deal step by step, and hints."""
+"""The browser table's endpoints (``gouji.server.replays.api``): a finished deal step by step, and hints."""
 
 from __future__ import annotations
 

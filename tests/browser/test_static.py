@@ -7,7 +7,7 @@ import os
 import re
 
 from gouji.engine.rules import PRESETS, RuleSet
-from gouji.server.replay_api import STATIC_DIR
+from gouji.server.replays.api import STATIC_DIR
 
 
 def _js() -> dict[str, str]:

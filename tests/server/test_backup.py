@@ -29,7 +29,7 @@ import sqlalchemy as sa
 from click.testing import CliRunner
 
 from gouji.cli import main
-from gouji.server.backup import BackupError, backup, restore
+from gouji.server.storage.backup import BackupError, backup, restore
 
 from ..helpers import free_port
 from .test_crash import Client, ServerProcess, _check_table, _stored
@@ -225,7 +225,7 @@ def test_a_backup_of_no_database_says_so_and_leaves_no_file(tmp_path: Path) -> N
 
 
 def test_pg_dump_gets_the_password_in_its_environment_never_on_its_command_line() -> None:
-    from gouji.server.backup import _pg_conninfo
+    from gouji.server.storage.backup import _pg_conninfo
 
     conninfo, env = _pg_conninfo(sa.make_url("postgresql+psycopg://ann:s3cret@db.internal:5433/gouji?sslmode=require"))
     assert "s3cret" not in conninfo and env["PGPASSWORD"] == "s3cret"

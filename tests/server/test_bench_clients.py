@@ -13,8 +13,8 @@ from typing import Any
 import orjson
 
 import gouji
-from gouji.server import protocol as P
 from gouji.server.config import TableConfig
+from gouji.server.messages import protocol as P
 
 from .test_frames import run_async
 

@@ -31,8 +31,8 @@ from websockets.exceptions import WebSocketException
 from websockets.sync.client import ClientConnection, connect
 
 from gouji.server.config import TableConfig
+from gouji.server.storage.writer_process import EXIT_WRITER_DIED
 from gouji.server.tables.table import Room
-from gouji.server.writer_process import EXIT_WRITER_DIED
 
 from ..helpers import free_port
 from .conftest import choose, wait_serving

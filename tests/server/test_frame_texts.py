@@ -57,7 +57,7 @@ def test_a_frame_written_straight_to_the_socket_is_the_websocket_librarys_frame(
     must be exactly the text frame the websockets library would have written, at every length encoding."""
     from websockets.frames import Frame, Opcode
 
-    from gouji.server.fast_send import ws_text_frame
+    from gouji.server.http.fast_send import ws_text_frame
 
     for n in (0, 1, 125, 126, 127, 65535, 65536, 200_000):
         for text in (("够级" * n)[:n], "x" * n):  # n characters of 3 bytes each, and n bytes: each boundary

@@ -16,9 +16,9 @@ from gouji import Deal
 from gouji.engine.rules import PRESETS, resolve
 from gouji.engine.tribute import Payment
 from gouji.server.config import TableConfig
-from gouji.server.connection import Connection
-from gouji.server.durability import Writer
+from gouji.server.http.connection import Connection
 from gouji.server.storage import EventOp, StatusOp, Store
+from gouji.server.storage.durability import Writer
 from gouji.server.tables.table import token_hash
 
 from ..helpers import random_playout

@@ -26,7 +26,7 @@ SLOW = 1.5
 
 SERVER = f"""
 import sys, time
-import gouji.server.replay_api as api
+import gouji.server.replays.api as api
 
 real = api.hint_from
 

@@ -16,7 +16,7 @@ from gouji.bots import BOTS
 from gouji.cli import main
 from gouji.competition.loading import load_record
 from gouji.server import Limits
-from gouji.server import protocol as P
+from gouji.server.messages import protocol as P
 from gouji.server.serve import main as serve_main
 
 from ..helpers import wait_until

@@ -250,8 +250,8 @@ def test_the_units_and_the_site_agree_and_the_units_are_valid(tmp_path: Path) ->
 
 
 def test_the_backup_units_command_writes_the_days_backup(tmp_path: Path) -> None:
-    from gouji.server.backup import backup_kind
     from gouji.server.storage import open_store
+    from gouji.server.storage.backup import backup_kind
 
     db = f"sqlite:///{tmp_path / 'gouji.db'}"
     open_store(db).close()

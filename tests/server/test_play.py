@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from gouji.server import protocol as P
+from gouji.server.messages import protocol as P
 
 from .conftest import Player, Server, choose, drive, play_turn
 

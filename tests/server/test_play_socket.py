@@ -1,4 +1,4 @@
-"""The direct way in (:class:`~gouji.server.play_socket.PlaySocket`, the protocol ``gouji serve`` runs): once a
+"""The direct way in (:class:`~gouji.server.http.play_socket.PlaySocket`, the protocol ``gouji serve`` runs): once a
 connection's ``hello`` is accepted, its text messages are handled as they arrive, not through the ASGI
 queue and the connection's task — with the same answers, limits and refusals as the task gives (the
 in-process tests, on Starlette's test client, take the task's way)."""
@@ -22,8 +22,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from gouji.server import Limits, create_app
-from gouji.server import protocol as P
-from gouji.server.play_socket import PlaySocket
+from gouji.server.http.play_socket import PlaySocket
+from gouji.server.messages import protocol as P
 
 from .conftest import ROOMY, choose
 
@@ -357,10 +357,10 @@ def test_the_protocols_framing_gives_what_the_librarys_parser_gives(limit: int) 
 
 
 def test_a_served_connection_writes_its_frames_straight_to_uvicorns_transport(live: Any) -> None:
-    """The fast path (:mod:`gouji.server.fast_send`) reads Uvicorn's own attributes of its WebSocket protocol.
+    """The fast path (:mod:`gouji.server.http.fast_send`) reads Uvicorn's own attributes of its WebSocket protocol.
     When a release of Uvicorn renames or drops one, this fails naming it, rather than the server quietly
     writing every frame the slow way."""
-    from gouji.server.fast_send import PROTOCOL_ATTRIBUTES, missing_attributes
+    from gouji.server.http.fast_send import PROTOCOL_ATTRIBUTES, missing_attributes
 
     server = live()
     code, token = server.table()

@@ -6,7 +6,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from gouji.server import protocol as P
+from gouji.server.messages import protocol as P
 
 from .conftest import Player, Server, choose, drive
 

@@ -1,4 +1,4 @@
-"""One schema for every message (issue 31): the schemas of :mod:`gouji.server.schemas` cover every route that
+"""One schema for every message (issue 31): the schemas of :mod:`gouji.server.messages.schemas` cover every route that
 reads a body and every WebSocket message, ``docs/protocol.md`` says what they say, and a real server process
 answers every body and message they refuse — Hypothesis makes them, from the schemas and from arbitrary JSON
 — with a 400 (an ``error`` frame), never a 5xx or a traceback, and changes nothing."""
@@ -19,11 +19,11 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from gouji.server import create_app
-from gouji.server import protocol as P
-from gouji.server import schema_docs as D
-from gouji.server import schemas as S
 from gouji.server.config import parse_table_request
 from gouji.server.errors import RequestError
+from gouji.server.messages import protocol as P
+from gouji.server.messages import schema_docs as D
+from gouji.server.messages import schemas as S
 from gouji.server.tournaments.duplicate import parse_match_request
 from gouji.server.tournaments.events import parse_event_request
 
@@ -60,10 +60,11 @@ def _pattern(path: str) -> str:
 
 def test_the_protocol_doc_carries_the_schemas() -> None:
     """``docs/protocol.md``'s section of every message's fields is the schemas' own (regenerate it with
-    ``python -m gouji.server.schema_docs``), and its table of client messages names exactly their types."""
+    ``python -m gouji.server.messages.schema_docs``), and its table of client messages names exactly their
+    types."""
     doc = (ROOT / "docs" / "protocol.md").read_text()
     begin, end = doc.index(D.BEGIN) + len(D.BEGIN) + 1, doc.index(D.END)
-    stale = "docs/protocol.md differs from the schemas: python -m gouji.server.schema_docs"
+    stale = "docs/protocol.md differs from the schemas: python -m gouji.server.messages.schema_docs"
     assert doc[begin:end] == D.markdown(), stale
     client = doc[doc.index("### Client → server") : doc.index("### Server → client")]
     rows = [line.split("|")[1].strip().strip("`") for line in client.splitlines() if line.startswith("| `")]

@@ -46,7 +46,7 @@ def test_the_ipv6_prefix_is_an_option(tmp_path: Path) -> None:
 
 
 def test_client_id_is_one_function_for_every_limit() -> None:
-    from gouji.server.guard import client_id
+    from gouji.server.http.guard import client_id
 
     assert client_id("203.0.113.5") == "203.0.113.5"
     assert client_id("2001:db8:1:2:aaaa::5") == client_id("2001:DB8:1:2::7") == "2001:db8:1:2::/64"
@@ -106,7 +106,7 @@ def _check_modes(tmp_path: Path) -> None:
     import subprocess
     import sys
 
-    from gouji.server.backup import backup, restore
+    from gouji.server.storage.backup import backup, restore
 
     with serving(tmp_path) as server:
         server.post("/api/tables", {"bots": [None] + ["random"] * 5})

@@ -269,8 +269,8 @@ def test_a_kept_connection_the_database_dropped_costs_one_try_and_nothing_else(d
     event is lost or written twice."""
     import sqlalchemy as sa
 
-    from gouji.server.durability import write_retrying
     from gouji.server.storage import EventOp
+    from gouji.server.storage.durability import write_retrying
 
     store = Store(db_url)
     try:

@@ -12,9 +12,9 @@ import pytest
 
 import gouji
 from gouji.engine import cards as C
-from gouji.server import protocol as P
 from gouji.server.config import TableConfig
-from gouji.server.connection import Connection, token_hash
+from gouji.server.http.connection import Connection, token_hash
+from gouji.server.messages import protocol as P
 from gouji.server.storage import EventOp, RecordOp, StatusOp
 from gouji.server.tables.frames import Frames, TableFrames
 from gouji.server.tables.state import WATCH_PACE

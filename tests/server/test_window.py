@@ -18,9 +18,9 @@ from typing import Any, TypeVar
 
 import gouji
 from gouji.bots.heuristic import HeuristicBot
-from gouji.server import protocol as P
 from gouji.server.config import TableConfig
-from gouji.server.connection import Connection
+from gouji.server.http.connection import Connection
+from gouji.server.messages import protocol as P
 from gouji.server.settings import ServerSettings
 from gouji.server.tables.table import PASS_PACE, Room, token_hash
 

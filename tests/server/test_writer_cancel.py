@@ -9,8 +9,8 @@ import concurrent.futures
 import time
 from pathlib import Path
 
-from gouji.server.durability import Writer
 from gouji.server.storage import open_store
+from gouji.server.storage.durability import Writer
 
 
 def _slow(_store: object, seconds: float) -> float:

@@ -1,4 +1,4 @@
-"""The database writer in a process of its own (:class:`~gouji.server.writer_process.ProcessWriter`): the
+"""The database writer in a process of its own (:class:`~gouji.server.storage.writer_process.ProcessWriter`): the
 same promise as the thread writer — a change's callback runs only once it is stored, in order, the changes
 of one turn of the loop in one transaction, calls in order with the commits — and its life bound to the
 server's: it dies with the server (``kill -9`` included), and the server knows when it is gone.
@@ -27,9 +27,9 @@ from sqlalchemy.exc import IntegrityError
 
 from gouji import resolve
 from gouji.server.config import TableConfig
-from gouji.server.replay_api import _load
+from gouji.server.replays.api import _load
 from gouji.server.storage import EventOp, StatusOp, Store, open_store
-from gouji.server.writer_process import ProcessWriter, WriterDied
+from gouji.server.storage.writer_process import ProcessWriter, WriterDied
 
 from .test_frames import run_async
 
@@ -221,7 +221,7 @@ def test_a_database_the_writer_cannot_open_is_a_storage_error(tmp_path: Path) ->
         f"""
         import asyncio
         from gouji.server.storage import StorageError, open_store
-        from gouji.server.writer_process import ProcessWriter
+        from gouji.server.storage.writer_process import ProcessWriter
 
         async def main():
             try:
@@ -272,7 +272,7 @@ def test_the_writer_dies_with_the_server(tmp_path: Path) -> None:
         f"""
         import asyncio, sys
         from gouji.server.storage import open_store
-        from gouji.server.writer_process import ProcessWriter
+        from gouji.server.storage.writer_process import ProcessWriter
 
         async def main():
             writer = await ProcessWriter.start(open_store({url!r}), {url!r})
@@ -303,7 +303,7 @@ def test_the_writer_takes_a_reset_socket_as_the_servers_end() -> None:
     file): the writer stops as at the end of the socket, without a traceback."""
     import socket
 
-    from gouji.server.writer_process import _Child, _pack
+    from gouji.server.storage.writer_process import _Child, _pack
 
     server, writer = socket.socketpair(socket.AF_UNIX, socket.SOCK_STREAM)
     writer.sendall(_pack(("a", 1)) * 50)  # acknowledgements the server never read
@@ -322,7 +322,7 @@ def test_a_commits_writes_cross_to_the_writer_as_they_were() -> None:
     import pickle
 
     from gouji.server.storage import RecordOp
-    from gouji.server.writer_process import _from_wire, _to_wire
+    from gouji.server.storage.writer_process import _from_wire, _to_wire
 
     ops: list[Any] = [
         EventOp(3, 10, "act", 2, {"action": "3 3", "seat": 2}),

@@ -33,7 +33,7 @@ def _store(url: str) -> Iterator[Store]:
 
 
 def _key(name: str) -> str:
-    from ..server.schemas import name_key
+    from ..server.messages.schemas import name_key
 
     return name_key(name)
 

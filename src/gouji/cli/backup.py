@@ -1,5 +1,5 @@
 """``gouji backup`` and ``gouji restore``: a consistent copy of a server's database, taken while it plays,
-and its restore into an empty database (:mod:`gouji.server.backup`)."""
+and its restore into an empty database (:mod:`gouji.server.storage.backup`)."""
 
 from __future__ import annotations
 
@@ -41,9 +41,9 @@ def backup(to: Path, database_url: str) -> None:
     while play goes on.  SQLite: its online backup, to an SQLite file; PostgreSQL: pg_dump's custom format.
 
     gouji restore FILE puts it back into an empty database."""
-    from ..server.backup import BackupError
-    from ..server.backup import backup as run_backup
     from ..server.storage import describe_url
+    from ..server.storage.backup import BackupError
+    from ..server.storage.backup import backup as run_backup
 
     try:
         info = run_backup(database_url, to)
@@ -61,9 +61,9 @@ def restore(path: Path, database_url: str) -> None:
 
     Its schema is brought up to date as a server's start would; a server started on it serves every record
     of the backup and resumes every open table where the backup saw it."""
-    from ..server.backup import BackupError
-    from ..server.backup import restore as run_restore
     from ..server.storage import describe_url
+    from ..server.storage.backup import BackupError
+    from ..server.storage.backup import restore as run_restore
 
     try:
         held = run_restore(path, database_url)

@@ -142,7 +142,7 @@ def serve(
 
     The timers are defaults: a table's creator may choose its own."""
     from ..server.errors import SettingError
-    from ..server.guard import allowed_origins
+    from ..server.http.guard import allowed_origins
     from ..server.limits import Limits
     from ..server.private import SecretError
     from ..server.serve import run, trusted_proxies

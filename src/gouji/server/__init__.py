@@ -7,23 +7,20 @@ Its parts, as packages:
 - :mod:`.tournaments` — duplicate matches at two tables, their scoresheet, events of several teams, routes;
 - :mod:`.accounts` — accounts, sessions, seats of an account, profiles (issue 42);
 - :mod:`.hall` — the public hall, quick play, the leaderboard, blocks and reports (issue 43);
-- :mod:`.storage` — SQLAlchemy models, the repository, what a record adds to its players' rows; Alembic
-  migrations in ``migrations/``.
+- :mod:`.replays` — deals replayed step by step, hints;
+- :mod:`.storage` — SQLAlchemy models, the repository, what a record adds to its players' rows, the database's
+  writer (a thread or a process), reads off it, backups; Alembic migrations in ``migrations/``;
+- :mod:`.messages` — every body and message's schema, refusals in words, the protocol and its reference;
+- :mod:`.http` — the door every request passes, a WebSocket's outgoing side and the direct way in.
 
-and the HTTP and WebSocket plumbing beside them:
+and, beside them, the server's composition:
 
 - :mod:`.app` — the ASGI app (:func:`create_app`), HTTP routes and the WebSocket endpoint;
 - :mod:`.lobby` — every table in memory, and the HTTP API's operations on them (create, join, leave, close);
 - :mod:`.halls` — the registry of the halls (duplicate matches, events) the lobby owns;
 - :mod:`.settings`, :mod:`.config`, :mod:`.limits`, :mod:`.limit_options`, :mod:`.errors` — settings, a table's
   configuration, what a client may do and how fast, errors;
-- :mod:`.guard`, :mod:`.private` — per-client keys, same-origin checks, the server's secret and private files;
-- :mod:`.schemas`, :mod:`.schema_refusals`, :mod:`.schema_docs`, :mod:`.protocol` — every body and message's
-  schema, refusals in words, the protocol's reference;
-- :mod:`.connection`, :mod:`.fast_send`, :mod:`.play_socket` — a WebSocket's outgoing side and the direct way in;
-- :mod:`.durability`, :mod:`.writer_process`, :mod:`.reads`, :mod:`.backup` — the database's writer (a thread or
-  a process), reads off it, backups;
-- :mod:`.replay_api`, :mod:`.table_replay`, :mod:`.bots_api` — replays, hints and the bots' list;
+- :mod:`.private`, :mod:`.bots_api` — the server's secret and private files; the bots' list;
 - :mod:`.shards`, :mod:`.proxy_config`, :mod:`.serve` — several servers on one database, nginx, ``gouji serve``.
 """
 

@@ -20,7 +20,7 @@ HTTP (JSON in, JSON out; errors are ``{"error": message}`` with a 4xx status):
   teams (:mod:`.tournament_api`).
 - ``GET /t/{code}`` — the friends' link: redirects to the browser table's page for that table.
 - ``GET /hall``, ``/leaderboard``, ``/quickplay`` — the page (``index.html``), which shows the hall's views there.
-- ``GET /`` — the browser table (static files in ``static/``); ``replay_api`` adds a deal's replay steps
+- ``GET /`` — the browser table (static files in ``static/``); ``replays`` adds a deal's replay steps
   and the hint.
 
 WebSocket ``/ws/tables/{code}``: the messages of :mod:`.protocol` (``docs/protocol.md``).
@@ -49,32 +49,32 @@ from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from . import protocol as P
-from . import schemas as S
 from .accounts.api import account_name, account_routes
 from .accounts.passwords import Passwords
 from .accounts.sessions import Sessions
 from .bots_api import bot_routes
-from .connection import Connection, token_hash
-from .durability import StoreWriter, Writer
 from .errors import RequestError
-from .fast_send import text_sender
-from .guard import Guard, SocketCount, client_of, deny_upgrade
 from .hall.api import hall_routes
 from .hall.service import HallService
+from .http.connection import Connection, token_hash
+from .http.fast_send import text_sender
+from .http.guard import Guard, SocketCount, client_of, deny_upgrade
+from .http.play_socket import PlaySocket
 from .limits import MAX_BODY_BYTES, MAX_CODE_CHARS, MAX_PATH_NICKNAME, MAX_RECORD_ID, Limits, TokenBucket, read_json
 from .lobby import Lobby
-from .play_socket import PlaySocket
+from .messages import protocol as P
+from .messages import schemas as S
 from .private import load_secret, secret_path
-from .replay_api import STATIC_DIR, replay_routes
+from .replays.api import STATIC_DIR, replay_routes
+from .replays.table import table_replay_routes
 from .settings import ServerSettings
 from .storage import open_store
-from .table_replay import table_replay_routes
+from .storage.durability import StoreWriter, Writer
+from .storage.writer_process import ProcessWriter, WriterDied
 from .tables.phrases import say
 from .tables.table import Room
 from .tournaments.api import tournament_routes
 from .tournaments.events import restore_halls
-from .writer_process import ProcessWriter, WriterDied
 
 log = logging.getLogger("gouji.server")
 
@@ -95,8 +95,8 @@ def create_app(
     (:class:`~.settings.ServerSettings`; ``overrides`` replace some of its fields: ``turn_seconds=None``).
 
     ``writer``: where the database's transactions run — ``"thread"``, a thread of this process
-    (:class:`~gouji.server.durability.Writer`), or ``"process"``, a process of their own
-    (:class:`~gouji.server.writer_process.ProcessWriter`, which ``gouji serve`` uses on Linux).
+    (:class:`~gouji.server.storage.durability.Writer`), or ``"process"``, a process of their own
+    (:class:`~gouji.server.storage.writer_process.ProcessWriter`, which ``gouji serve`` uses on Linux).
 
     ``allowed_origins``: origins besides the server's own (its ``Host``) whose pages may send it requests
     that change something and open its WebSockets (:mod:`.guard`).
@@ -368,7 +368,7 @@ async def _sender(ws: WebSocket, conn: Connection) -> None:
 
 async def _websocket(ws: WebSocket, raw_send: Send | None = None) -> None:
     """The WebSocket of play; with ``raw_send`` (the server's own ASGI ``send``) frames are written with it,
-    and on :class:`~gouji.server.play_socket.PlaySocket` the messages after ``hello`` come straight from the
+    and on :class:`~gouji.server.http.play_socket.PlaySocket` the messages after ``hello`` come straight from the
     socket (:meth:`_Play.direct`) rather than through this task."""
     lobby: Lobby = ws.app.state.lobby
     lim: Limits = ws.app.state.limits

@@ -13,9 +13,17 @@ from msgspec import UnsetType
 
 from ..competition.sets import Match
 from ..engine.rules import LEGACY_OPTIONS, RuleSet, UnknownRules, upgrade_options
-from . import schemas as S
 from .errors import RequestError, SettingError
-from .schemas import BOT_DELAY, MAX_NICKNAME, MAX_SET_LENGTH, READY_SECONDS, TURN_SECONDS, valid_bot, valid_nickname
+from .messages import schemas as S
+from .messages.schemas import (
+    BOT_DELAY,
+    MAX_NICKNAME,
+    MAX_SET_LENGTH,
+    READY_SECONDS,
+    TURN_SECONDS,
+    valid_bot,
+    valid_nickname,
+)
 
 __all__ = [
     "BOT_DELAY",

@@ -21,18 +21,18 @@ from typing import Any
 
 from ..engine.deal import IllegalAction
 from ..engine.seats import SEATS
-from . import protocol as P
 from .config import parse_table_request, valid_nickname
-from .connection import token_hash
-from .durability import StoreWriter
 from .errors import RequestError
 from .halls import Hall, Halls, is_hall_row
+from .http.connection import token_hash
 from .limits import PerClient
+from .messages import protocol as P
+from .messages.schemas import name_key
 from .private import PROCESS_SECRET
-from .reads import Reader
-from .schemas import name_key
 from .settings import ServerSettings
 from .storage import RecordOp, StatusOp, StoredTable
+from .storage.durability import StoreWriter
+from .storage.reads import Reader
 from .tables.table import Room, new_token
 
 log = logging.getLogger("gouji.server")

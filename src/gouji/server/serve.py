@@ -16,10 +16,10 @@ import uvicorn
 from ..bots import BOTS
 from .app import WRITERS, create_app
 from .errors import SettingError
-from .guard import allowed_origins
+from .http.guard import allowed_origins
+from .http.play_socket import PlaySocket
 from .limit_options import LIMITS
 from .limits import Limits
-from .play_socket import PlaySocket
 from .private import SECRET_ENV, SecretError, load_secret, secret_path
 from .settings import ServerSettings
 from .shards import Shard, ShardError

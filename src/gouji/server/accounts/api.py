@@ -26,11 +26,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...competition.stats import summary
-from .. import protocol as P
-from .. import schemas as S
-from ..connection import token_hash
 from ..errors import RequestError
-from ..guard import client_of
+from ..http.connection import token_hash
+from ..http.guard import client_of
+from ..messages import protocol as P
+from ..messages import schemas as S
 from ..tables.table import new_token
 from .passwords import Passwords
 from .sessions import Sessions, clear_cookie, session_hash, set_cookie

@@ -20,8 +20,8 @@ from typing import Any
 from starlette.requests import HTTPConnection
 from starlette.responses import Response
 
-from ..connection import token_hash
 from ..errors import RequestError
+from ..http.connection import token_hash
 from ..limits import PerClient
 from ..storage import Store
 from .store import SESSION_DAYS, Account, session_account, touch_session

@@ -24,11 +24,11 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
 from ...engine.rules import PRESETS
-from .. import schemas as S
 from ..accounts.api import services
 from ..accounts.store import block, blocked_names, report
 from ..errors import RequestError
-from ..guard import client_of
+from ..http.guard import client_of
+from ..messages import schemas as S
 from .service import seat_token, secret_of
 from .store import hall_view, leaderboard, leave_queue, queue, ticket
 

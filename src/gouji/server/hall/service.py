@@ -19,7 +19,7 @@ import time
 from typing import Any
 
 from ..config import parse_table_request
-from ..connection import token_hash
+from ..http.connection import token_hash
 from ..private import PROCESS_SECRET
 from ..tables.table import Room, new_token
 from .store import empty_queue, seated, sync_hall, take_group

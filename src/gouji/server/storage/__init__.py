@@ -1,5 +1,8 @@
 """Storage: the SQLAlchemy 2 models (:mod:`.models`), the engine and migrations (:mod:`.engine`) and the
-repository the server writes and reads through (:mod:`.store`), on SQLite or PostgreSQL alike."""
+repository the server writes and reads through (:mod:`.store`), on SQLite or PostgreSQL alike; what a record
+adds to its players' rows (:mod:`.results`); the database's writer, in a thread (:mod:`.durability`) or a
+process of its own (:mod:`.writer_process`); reads off the writer (:mod:`.reads`); backups and restores
+(:mod:`.backup`)."""
 
 from __future__ import annotations
 

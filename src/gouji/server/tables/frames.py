@@ -17,8 +17,8 @@ from ...engine import cards as C
 from ...engine.actions import PASS, YIELD
 from ...engine.deal import Deal
 from ...engine.seats import SEATS
-from .. import protocol as P
 from ..config import TableConfig
+from ..messages import protocol as P
 from ..storage.results import rated
 from .choices import burn_need, burn_needs, legal_set
 from .state import TableState

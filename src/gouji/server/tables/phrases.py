@@ -13,9 +13,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .. import protocol as P
-from ..connection import Connection
+from ..http.connection import Connection
 from ..limits import TokenBucket
+from ..messages import protocol as P
 from .table import Room
 
 PHRASES = ("nice", "thanks", "hurry", "oops", "sorry", "wow", "well_played", "gg")

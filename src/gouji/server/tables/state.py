@@ -23,9 +23,9 @@ from typing import Any
 
 from ...engine.actions import PASS, Action, InvalidAction, parse_action
 from ...engine.seats import SEATS
-from .. import protocol as P
 from ..config import TableConfig
-from ..connection import Connection, token_hash
+from ..http.connection import Connection, token_hash
+from ..messages import protocol as P
 from ..storage import EventOp, Op, RecordBody, RecordOp, StatusOp
 from .window import Window, WindowKey, window_kind
 

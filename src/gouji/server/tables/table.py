@@ -27,14 +27,14 @@ from ...bots import BOTS, Bot, make_bot
 from ...engine.actions import PASS, Action, LegalActions
 from ...engine.deal import IllegalAction
 from ...engine.seats import SEATS
-from .. import protocol as P
 from ..config import TableConfig
-from ..connection import Connection
-from ..connection import token_hash as token_hash  # (its home was here)
-from ..durability import StoreWriter
+from ..http.connection import Connection
+from ..http.connection import token_hash as token_hash  # (its home was here)
 from ..limits import TokenBucket
+from ..messages import protocol as P
 from ..settings import ServerSettings
 from ..storage import StoredTable
+from ..storage.durability import StoreWriter
 from .frames import CHOICES_CAP as CHOICES_CAP
 from .frames import SAMPLE_SIZE as SAMPLE_SIZE
 from .frames import Frames, TableFrames

@@ -28,11 +28,11 @@ from starlette.requests import Request
 from starlette.responses import Response
 from starlette.routing import BaseRoute, Route
 
-from .. import schemas as S
 from ..accounts.api import account_name
-from ..guard import client_of
+from ..http.guard import client_of
 from ..lobby import Lobby
-from ..replay_api import Replay, replays, send_replay
+from ..messages import schemas as S
+from ..replays.api import Replay, replays, send_replay
 from .duplicate import close_match, create_match, join_team, match_view, team_codes
 from .events import create_event, event_of
 

@@ -40,17 +40,17 @@ from ...competition.sets import Match
 from ...engine.actions import Action
 from ...engine.rules import RuleSet
 from ...engine.seats import SEATS
-from .. import protocol as P
-from .. import schemas as S
 from ..config import TableConfig, parse_table_request
-from ..connection import Connection, token_hash
-from ..durability import StoreWriter
 from ..errors import RequestError
 from ..halls import MATCH_KIND, Halls
+from ..http.connection import Connection, token_hash
 from ..lobby import Lobby
-from ..replay_api import Replay, ReplayCache
+from ..messages import protocol as P
+from ..messages import schemas as S
+from ..replays.api import Replay, ReplayCache
 from ..shards import Shard
 from ..storage import EventOp, Op, RecordBody, RecordOp, StatusOp, StoredTable
+from ..storage.durability import StoreWriter
 from ..tables.table import Room, new_token
 from .scoresheet import Sheet, stored_view
 
@@ -395,7 +395,7 @@ class MatchHall:
 
 async def match_view(lobby: Lobby, code: str, client: str | None, cache: ReplayCache) -> dict[str, Any] | Replay:
     """``GET /api/matches/{code}``: a match in memory (its sheet is kept deal by deal: :meth:`MatchHall.sheet`),
-    or a finished one from its stored record — replayed once, on a thread (:class:`.replay_api.ReplayCache`:
+    or a finished one from its stored record — replayed once, on a thread (:class:`..replays.api.ReplayCache`:
     a 16-deal, 8-deck match is seconds of the engine), and served as the same bytes after.  Each answer is
     one of ``client``'s reads (:mod:`.reads`)."""
     hall = lobby.halls.get(code, MatchHall)

@@ -34,14 +34,14 @@ from ...competition.duplicate import Tournament
 from ...competition.round_robin import Event, EventError, Fixture, MatchResult, check_teams
 from ...engine.rules import RuleSet
 from ...engine.seats import SEATS
-from .. import schemas as S
 from ..config import parse_table_request
-from ..connection import token_hash
-from ..durability import StoreWriter
 from ..errors import RequestError
 from ..halls import EVENT_KIND, MATCH_KIND, Halls
+from ..http.connection import token_hash
 from ..lobby import Lobby, client_key
+from ..messages import schemas as S
 from ..storage import EventOp, Op, StatusOp, StoredTable
+from ..storage.durability import StoreWriter
 from ..tables.table import Room, new_token
 from .duplicate import DuplicateRoom, MatchHall, create_match, team_at
 

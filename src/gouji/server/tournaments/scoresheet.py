@@ -12,7 +12,7 @@ from ...competition.duplicate import Tournament
 from ...competition.records import RecordError
 from ..errors import RequestError
 from ..halls import MATCH_KIND
-from ..replay_api import Replay
+from ..replays.api import Replay
 
 
 class Sheet:

@@ -19,7 +19,7 @@ the loop between two commits, which cost the loop a twelfth of its time under lo
 Reads (:meth:`Writer.call`) run on the same thread, in order with the commits.
 
 :class:`StoreWriter` is what the tables and the lobby use; :class:`Writer` keeps the transaction on a thread
-of the server's process, :class:`~gouji.server.writer_process.ProcessWriter` (``gouji serve``'s default on
+of the server's process, :class:`~gouji.server.storage.writer_process.ProcessWriter` (``gouji serve``'s default on
 Linux) in a process of its own, where it never waits for the interpreter lock the event loop holds.
 
 A transaction that fails (the database is gone, the disk is full) is retried, with a growing pause, until it
@@ -38,7 +38,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from .storage import Op, Store
+from . import Op, Store
 
 T = TypeVar("T")
 

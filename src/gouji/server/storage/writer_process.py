@@ -1,6 +1,6 @@
 """The database writer in a process of its own: :class:`ProcessWriter`, ``gouji serve``'s default on Linux.
 
-The same promise and the same order as the thread of :class:`~gouji.server.durability.Writer` — a change is
+The same promise and the same order as the thread of :class:`~gouji.server.storage.durability.Writer` — a change is
 handed to its callback only once it is stored; the changes that arrive while a transaction is in flight go
 together into the next one; reads and other calls run in order with the commits — but the transactions run
 in a child process with its own interpreter.  On a busy server the writer thread waited for the interpreter
@@ -50,8 +50,8 @@ import sys
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from . import EventOp, Op, StorageError, Store
 from .durability import StoreWriter, write_retrying
-from .storage import EventOp, Op, StorageError, Store
 
 T = TypeVar("T")
 
@@ -68,7 +68,7 @@ START_SECONDS = 60.0
 """How long the server waits for the writer to open the database."""
 
 
-_CHILD = "import sys; from gouji.server.writer_process import child_main; child_main(sys.argv[1:])"
+_CHILD = "import sys; from gouji.server.storage.writer_process import child_main; child_main(sys.argv[1:])"
 """The writer process's program (``-c``: run as ``-m``, the module would be imported twice; ``-P``: the
 server's working directory is not put on the module path)."""
 

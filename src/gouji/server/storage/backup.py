@@ -36,8 +36,8 @@ import sqlalchemy as sa
 from sqlalchemy.engine import URL, make_url
 from sqlalchemy.exc import ArgumentError, DBAPIError
 
-from .private import owner_only_database
-from .storage import StorageError, describe_url, make_engine, normalize_url, open_store
+from ..private import owner_only_database
+from . import StorageError, describe_url, make_engine, normalize_url, open_store
 
 SQLITE_MAGIC = b"SQLite format 3\x00"
 """The first bytes of every SQLite database file."""

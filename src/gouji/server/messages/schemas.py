@@ -26,11 +26,11 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 import msgspec
 from msgspec import UNSET, Meta, Struct, UnsetType
 
-from ..bots import BOTS
-from ..competition.round_robin import MAX_TEAM_NAME, MAX_TEAMS, EventError, check_teams
-from ..engine.rules import PRESETS
-from ..engine.seats import SEATS
-from .errors import RequestError
+from ...bots import BOTS
+from ...competition.round_robin import MAX_TEAM_NAME, MAX_TEAMS, EventError, check_teams
+from ...engine.rules import PRESETS
+from ...engine.seats import SEATS
+from ..errors import RequestError
 from .schema_refusals import _json_type, refusal
 
 # ------------------------------------------------------------------------------------------ bounds

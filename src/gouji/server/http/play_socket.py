@@ -54,7 +54,7 @@ class PlaySocket(WebSocketsSansIOProtocol):
     """Takes a text message as it arrives (the app sets it once the connection said hello); None: ASGI."""
     after_text: Callable[[], None] | None = None
     """Called once the bytes that arrived are handled, when :attr:`on_text` took a message of them (the app
-    takes the database writer's acknowledgements there: :meth:`~gouji.server.durability.StoreWriter.poll`)."""
+    takes the database writer's acknowledgements there: :meth:`~gouji.server.storage.durability.StoreWriter.poll`)."""
 
     _framing: bool | None = None
     """Whether this side cuts the bytes into frames (from the bytes after the handshake request on); None

@@ -17,9 +17,9 @@ import concurrent.futures
 from collections.abc import Callable
 from typing import Any, TypeVar
 
-from .errors import RequestError
-from .limits import Limits, PerClient
-from .storage import Store
+from ..errors import RequestError
+from ..limits import Limits, PerClient
+from . import Store
 
 T = TypeVar("T")
 

@@ -10,7 +10,7 @@ import logging
 from collections.abc import Callable, Coroutine, Generator
 from typing import Any, Protocol
 
-from . import protocol as P
+from ..messages import protocol as P
 
 log = logging.getLogger("gouji.server")
 

@@ -35,20 +35,20 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from ..bots.hints import hint_from
-from ..competition.duplicate import Tournament
-from ..competition.loading import load_record
-from ..competition.records import RecordError
-from ..engine.deal import Deal
-from ..engine.scoring import TOURNAMENT_POINTS
-from . import schemas as S
-from .errors import RequestError
-from .guard import client_of
-from .limits import MAX_RECORD_ID, read_json
-from .storage import RecordRow, Store, TableRow
-from .tables.table import Room, one_thread
+from ...bots.hints import hint_from
+from ...competition.duplicate import Tournament
+from ...competition.loading import load_record
+from ...competition.records import RecordError
+from ...engine.deal import Deal
+from ...engine.scoring import TOURNAMENT_POINTS
+from ..errors import RequestError
+from ..http.guard import client_of
+from ..limits import MAX_RECORD_ID, read_json
+from ..messages import schemas as S
+from ..storage import RecordRow, Store, TableRow
+from ..tables.table import Room, one_thread
 
-STATIC_DIR = Path(__file__).resolve().parent / "static"
+STATIC_DIR = Path(__file__).resolve().parent.parent / "static"
 """The browser table (plain HTML, CSS and JavaScript modules), served at ``/``."""
 
 MAX_HINT_BODY = 1024

@@ -1,5 +1,5 @@
 """The reference section of ``docs/protocol.md``, written from the schemas (:mod:`.schemas`): every request
-body's and WebSocket client message's fields and what each may be.  ``python -m gouji.server.schema_docs``
+body's and WebSocket client message's fields and what each may be.  ``python -m gouji.server.messages.schema_docs``
 prints it; a test checks the file against it."""
 
 from __future__ import annotations
@@ -54,10 +54,10 @@ def _field_rows(schema: type[Struct], skip: tuple[str, ...] = ()) -> list[str]:
 def markdown() -> str:
     """The reference of every message the server reads, as ``docs/protocol.md`` carries it."""
     out = [
-        "Generated from `src/gouji/server/schemas.py` by `python -m gouji.server.schema_docs`; a test fails when",
-        "this section and the schemas differ. A body with a field not listed, or a field that is not what it",
-        "may be, is a 400 naming the field and what it may be (a WebSocket message: an `error` with code",
-        "`bad_message`); nothing changes. Bot names are those `GET /api/bots` lists.",
+        "Generated from `src/gouji/server/messages/schemas.py` by `python -m gouji.server.messages.schema_docs`;",
+        "a test fails when this section and the schemas differ. A body with a field not listed, or a field that",
+        "is not what it may be, is a 400 naming the field and what it may be (a WebSocket message: an `error`",
+        "with code `bad_message`); nothing changes. Bot names are those `GET /api/bots` lists.",
         "",
         "### Request bodies",
     ]

@@ -22,11 +22,11 @@ from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
 
-from . import schemas as S
-from .errors import RequestError
-from .guard import client_of
-from .limits import read_json
-from .replay_api import GZIP_OVER, Replay, deal_steps, replays, send_replay
+from ..errors import RequestError
+from ..http.guard import client_of
+from ..limits import read_json
+from ..messages import schemas as S
+from .api import GZIP_OVER, Replay, deal_steps, replays, send_replay
 
 MAX_BODY = 1024
 

@@ -34,7 +34,7 @@ from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
-from .limits import DEFAULT_IPV6_PREFIX, Limits, PerClient
+from ..limits import DEFAULT_IPV6_PREFIX, Limits, PerClient
 
 CSP = (
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
