@@ -54,7 +54,7 @@ test("the game's terms come from one glossary: a short English name with the Chi
   }
   assert.equal(t("b_forfeited"), "Gave up the point (弃点)");
   assert.equal(t("phase_xuandian"), "Call (宣点)");
-  assert.match(t("why_dian_call_failed", { caller: "Ann", opp: "Bo" }), /failed: Bo opened the point, so Ann pays the Point tribute \(点贡\)$/);
+  assert.match(t("why_dian_call_failed", { caller: "Ann", opp: "Bo" }), /failed: Bo opened the point, so the Point tribute \(点贡\) falls on Ann$/);
   assert.equal(t("more_options_sum", { people: t("sum_people_1", { n: 1 }), bots: t("sum_bots", { n: 5 }), preset: "Q" }),
     "1 person, 5 bots · Q");
   setLang("zh");

@@ -559,7 +559,7 @@ export default {
   sum_bots_1: "1 个机器人",
   team_code_ph: "例如 K7QMX2AB3C",
   why_dian_call_failed: "{caller} {g_xuandian}失败：{opp} 开了点，由 {caller} 进{g_dian}",
-  why_dian_call_held: "{caller} {g_xuandian}成功：{opp} 没开点，要进{g_dian}",
+  why_dian_call_held: "{caller} {g_xuandian}成功：{opp} 没开点，由 {opp} 进{g_dian}",
   why_dian_opened: "{to} 开了点，{from} 没开点：{from} 进{g_dian}",
   why_dian_neither: "{from} 和 {to} 都没开点：互相进{g_dian}",
   help_terms: "术语",
