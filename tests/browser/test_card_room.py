@@ -587,7 +587,8 @@ def test_every_preset_a_whole_deal_like_a_person_few_clicks_and_no_question_with
                 return
             if not page.evaluate("!!window.gouji.view.frame.view.top"):
                 return
-            time.sleep(0.5)  # the last play has landed and its mark has faded
+            time.sleep(0.5)  # the last play has landed
+            page.wait_for_selector(".marks", state="detached", timeout=5_000)  # and its marks have faded
             shots.append(shot(page, "card-room-desktop"))
             if os.environ.get("GOUJI_UPDATE_SCREENSHOT"):
                 shutil.copyfile(shots[0], DOCS_SCREENSHOT)
