@@ -327,7 +327,7 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
             if kind == "luo":
                 assert "placed" in reason and "落贡" in reason, reason
             if kind == "dian":
-                assert "open" in reason, reason
+                assert "open" in reason and "falls on" in reason, reason  # why it is owed, and who pays
         page.click("#summary-continue")
         # the next deal begins with its dealing too
         page.wait_for_function("() => (window.gouji.view.dealtDeals || []).includes(1)", timeout=20_000)

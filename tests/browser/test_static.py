@@ -92,6 +92,49 @@ def test_both_languages_have_every_string_the_pages_use() -> None:
         assert term in chinese
 
 
+def _literals() -> set[str]:
+    """Every word a page's script or index.html names in quotes (or as an object's key): the keys it may look up."""
+    texts = [text for name, text in _js().items() if name != "i18n.js" and not name.startswith("texts/")]
+    texts.append((STATIC_DIR / "index.html").read_text(encoding="utf-8"))
+    words: set[str] = set()
+    for text in texts:
+        words |= set(re.findall(r"""["'`](\w+)["'`]""", text)) | set(re.findall(r"\b(\w+):", text))
+    return words
+
+
+def _prefixes() -> set[str]:
+    """The beginnings of keys the scripts build at run time: ``t("phase_" + phase)``, ``t(`o_${key}`)``."""
+    found: set[str] = set()
+    for name, text in _js().items():
+        if not name.startswith("texts/"):
+            found |= set(re.findall(r"""["'`](\w+_)["'`]\s*\+""", text)) | set(re.findall(r"`(\w+_)\$\{", text))
+    return found
+
+
+def test_every_string_is_used_by_a_page() -> None:
+    """Issue 45: no text is left behind when a page stops using it. A key is used when a script names it, or
+    builds it: a prefix the script adds to a name it knows (a phase, a rule of presets.json, a place), the
+    ``_you`` form of a line (render.js tSubject), ``_1`` (one of a count), ``_no`` (a setup step refused)."""
+    words = _literals()
+    presets = json.loads((STATIC_DIR / "presets.json").read_text(encoding="utf-8"))
+    names = set(presets["order"]) | {str(i) for i in range(10)}
+    for rules in presets["presets"].values():
+        names |= set(rules) | {v for v in rules.values() if isinstance(v, str)}
+    names |= {"tied"}  # a tie-break the server names (competition/round_robin.py): ev_by_tied
+    prefixes = _prefixes()
+
+    def used(key: str) -> bool:
+        if key in words:
+            return True
+        for suffix in ("_you", "_1", "_no"):
+            if key.endswith(suffix) and used(key[: -len(suffix)]):
+                return True
+        return any(key.startswith(p) and key[len(p) :] in words | names for p in prefixes)
+
+    unused = sorted(k for k in _strings("en") if not used(k))
+    assert not unused, f"strings no page uses (remove them from texts/zh.js and texts/en.js): {unused}"
+
+
 def test_everything_is_local_and_every_module_exists() -> None:
     names = {p.relative_to(STATIC_DIR).as_posix() for p in STATIC_DIR.rglob("*")}
     for name, text in {**_js(), "index.html": (STATIC_DIR / "index.html").read_text(encoding="utf-8")}.items():
@@ -105,8 +148,7 @@ def test_everything_is_local_and_every_module_exists() -> None:
 
 
 def test_no_script_is_over_600_lines() -> None:
-    """The client in modules of a readable size (issue 29): one module a panel, the texts as data (one key a
-    line, however many keys: not counted)."""
-    scripts = {name: text for name, text in _js().items() if not name.startswith("texts/")}
-    long = {name: text.count("\n") for name, text in scripts.items() if text.count("\n") > 600}
+    """The client in modules of a readable size (issue 29): one module a panel; the texts too (issue 45: one
+    key a line, the unused ones gone — a language past 600 lines is split by page, as texts/hall.js is)."""
+    long = {name: text.count("\n") for name, text in _js().items() if text.count("\n") > 600}
     assert not long, f"scripts over 600 lines: {long}"

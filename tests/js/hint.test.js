@@ -30,8 +30,8 @@ test("a burn offer names 烧牌 or 不烧; 还贡 names 还贡", () => {
 });
 
 test("a setup question names its own button: 不宣, 宣点, 不革命, 买四", () => {
-  assert.equal(label(table("xuandian", ["declare", "pass"], "pass")), "btn_no_declare_g");
-  assert.equal(label(table("xuandian", ["declare", "pass"], "declare")), "btn_declare_g");
+  assert.equal(label(table("xuandian", ["declare", "pass"], "pass")), "btn_no_declare");
+  assert.equal(label(table("xuandian", ["declare", "pass"], "declare")), "btn_declare");
   assert.equal(label(table("revolution", ["revolt", "pass"], "pass")), "btn_no_revolt");
   assert.equal(label(table("buy_four", ["buy4", "pass"], "buy4")), "btn_buy4");
 });

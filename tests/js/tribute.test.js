@@ -17,17 +17,21 @@ test("落贡 names both places; 闷贡 and 烧贡 who did it to whom", () => {
 test("点贡 says why it is owed: a call (宣点) proved wrong or right, else who opened the point", () => {
   setLang("zh");
   const failed = [{ type: "open", seat: 1 }, { type: "act", seat: 4, action: "declare" }];
-  assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, failed, null, name), "S4 宣点失败：S1 开了点");
+  assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, failed, null, name), "S4 宣点失败：S1 开了点，由 S4 进点贡");
   setLang("en");
   assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, failed, null, name),
-    "S4's Call (宣点) failed: S1 opened the point");
+    "Call (宣点) by S4 failed: S1 opened the point, so the Point tribute (点贡) falls on S4");
+  // said of the reader too: no "you's", no "you pays"
+  const mine = (s) => (s === 4 ? "you" : `S${s}`);
+  assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, failed, null, mine),
+    "Call (宣点) by you failed: S1 opened the point, so the Point tribute (点贡) falls on you");
   const held = [{ type: "open", seat: 4 }, { type: "act", seat: 4, action: "declare" }];
   assert.equal(tributeReason({ kind: "dian", from: 1, to: 4 }, held, null, name),
-    "S4's Call (宣点) held: S1 did not open the point");
+    "Call (宣点) by S4 held: S1 did not open the point, so the Point tribute (点贡) falls on S1");
   assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, [{ type: "open", seat: 1 }], null, name),
-    "S1 opened the point (开点), S4 did not");
+    "S1 opened the point and S4 did not: the Point tribute (点贡) falls on S4");
   assert.equal(tributeReason({ kind: "dian", from: 4, to: 1 }, [], null, name),
-    "neither S4 nor S1 opened the point (开点): each pays the other");
+    "neither S4 nor S1 opened the point: each pays the other the Point tribute (点贡)");
 });
 
 test("换点 answers and the regional setup steps have their own log lines, never 'plays swap'", async () => {

@@ -17,7 +17,7 @@ from gouji.server.http.connection import Connection, token_hash
 from gouji.server.messages import protocol as P
 from gouji.server.storage import EventOp, RecordOp, StatusOp
 from gouji.server.tables.frames import Frames, TableFrames
-from gouji.server.tables.state import WATCH_PACE
+from gouji.server.tables.state import PASS_PACE, PLAY_PACE, WATCH_PACE
 
 NOW = 1000.0
 """The time the tests give the reducer (it reads no clock)."""
@@ -213,7 +213,33 @@ def test_a_window_of_bots_passes_goes_at_the_pass_pace() -> None:
     w.answers = {s: (gouji.PASS, "bot") for s in w.seats}
     w.thinking.clear()
     t.pace(w)
-    assert w.until == pytest.approx(NOW + 0.8 * 0.25)
+    assert w.until == pytest.approx(NOW + 0.8 * PASS_PACE)
+
+
+def test_a_window_of_bots_with_a_play_goes_at_the_play_pace_and_a_persons_at_the_whole_mask() -> None:
+    """Issue 45: a bots' window whose answers hold a play resolves after PLAY_PACE of the masking time, a forced
+    play as a chosen one (the time follows the answer, which the frame shows); a window over a person's seat
+    keeps the whole masking time whatever its answer."""
+    rules = gouji.RuleSet.preset("qingdao").to_dict()
+    for bots, paced in ((("random",) * 6, True), ((None,) + ("random",) * 5, False)):
+        t = TableFrames(1, "PLAY01", TableConfig("qingdao", rules, 4, 1, None, 0.8, bots), "x" * 64)
+        if bots[0] is None:
+            t.step("join", 0, {"nickname": "Ann", "token_hash": token_hash("t0")})
+        t.step("start")
+        key = t.window_key()
+        assert key is not None
+        w = t.new_window(key, NOW, NOW)
+        assert w.until == NOW + 0.8
+        play = gouji.parse_action("33")
+        for forced in (False, True):
+            w.seats, w.until = [0], NOW + 0.8  # (seat 0's play: a bot's, or the person's given for them)
+            w.answers = {0: (play, "forced" if forced else "bot")}
+            w.thinking.clear()
+            w.asked.clear()
+            w.prompted.clear()
+            t.pace(w)
+            expected = NOW + 0.8 * PLAY_PACE if paced else NOW + 0.8
+            assert w.until == pytest.approx(expected), (bots[0], forced)
 
 
 def test_once_every_person_is_out_the_deal_is_watched_at_the_watch_pace() -> None:

@@ -22,6 +22,7 @@ from gouji.server.config import TableConfig
 from gouji.server.http.connection import Connection
 from gouji.server.messages import protocol as P
 from gouji.server.settings import ServerSettings
+from gouji.server.tables.state import PLAY_PACE
 from gouji.server.tables.table import PASS_PACE, Room, token_hash
 
 T = TypeVar("T")
@@ -212,10 +213,10 @@ def test_a_burn_window_takes_the_masking_time_whether_or_not_anyone_could_burn()
     assert abs(a - b) < mask, "a window's time does not tell whether anyone could burn"
 
 
-def test_bots_passes_go_at_the_pass_pace_and_their_plays_take_the_masking_time() -> None:
+def test_bots_passes_go_at_the_pass_pace_and_their_plays_at_the_play_pace() -> None:
     """Issue 29: at a table of bots a window whose answers are all passes (要不起, 不烧) resolves after
     PASS_PACE of the masking time, whether a pass was forced or chosen, and the passes right after it at once
-    (one beat); a window with a play takes all of it."""
+    (one beat); issue 45: a window with a play after PLAY_PACE of it, forced or chosen."""
     mask = 0.08
 
     async def run() -> list[tuple[list[str], float]]:
@@ -244,11 +245,12 @@ def test_bots_passes_go_at_the_pass_pace_and_their_plays_take_the_masking_time()
     others = [t for i, (_, t) in enumerate(windows) if not passed[i]]
     assert first and later and others
     # a run of passes is one beat: the first at the pass pace, the rest at once (medians: a loaded machine
-    # may keep a bot thinking past the pace now and then); a play takes the whole masking time
+    # may keep a bot thinking past the pace now and then); a play takes the play pace
     assert all(t >= mask * PASS_PACE for t in first), first
-    assert statistics.median(first) < mask, first
+    assert statistics.median(first) < mask * PLAY_PACE, first
     assert statistics.median(later) < mask * PASS_PACE, later
-    assert all(t >= mask for t in others)
+    assert all(t >= mask * PLAY_PACE for t in others), others
+    assert statistics.median(others) < mask, others
 
 
 def test_a_timer_that_wakes_early_does_not_hang_the_window(monkeypatch: Any) -> None:

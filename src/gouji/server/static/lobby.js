@@ -125,7 +125,7 @@ export class Lobby {
     const summary = () => {
       const people = this.state.seats.filter((x) => x === "me" || x === "person").length;
       const count = (key, n) => t(n === 1 ? key + "_1" : key, { n });
-      sumText.textContent = t("more_options_sum_g",
+      sumText.textContent = t("more_options_sum",
         { people: count("sum_people", people), bots: count("sum_bots", 6 - people), preset: t("preset_" + preset.value) });
     };
     preset.addEventListener("change", summary);

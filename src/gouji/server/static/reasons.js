@@ -4,6 +4,9 @@
 
 import { getLang } from "./i18n.js";
 import { cardsText } from "./render.js";
+import { term } from "./glossary.js";
+
+const en = (id) => term(id, "en"); // a game term in English: its glossary name, the Chinese beside it
 
 const pct = (x) => `${Math.round(Number(x) * 100)}%`;
 
@@ -12,8 +15,8 @@ function actionText(a, zh) {
   if (a === "yield") return zh ? "让牌" : "yield";
   if (a.startsWith("burn ")) return (zh ? "烧牌 " : "burn ") + cardsText(a.slice(5));
   if (a.startsWith("return ")) return (zh ? "还贡 " : "give back ") + cardsText(a.slice(7));
-  const words = { revolt: ["革命", "revolt"], declare: ["宣点", "declare"], yaotou: ["要头", "keep the head"],
-    wutou: ["无头", "no head"], buy4: ["买四", "buy a 4"] }[a];
+  const words = { revolt: ["革命", "revolt"], declare: ["宣点", en("xuandian")], yaotou: ["要头", en("yaotou")],
+    wutou: ["无头", en("wutou")], buy4: ["买四", "buy a 4"] }[a];
   if (words) return words[zh ? 0 : 1];
   return cardsText(a);
 }
@@ -120,21 +123,21 @@ const EN = {
   only: (p) => `${p.action}: the only action open`,
   huiwu: () => "汇5: discard your 5s — fewer cards to shed",
   giveback: () => "退贡: hand the 落贡 back — it stays with the team, and your teammate needs it more",
-  swap: () => "换点: no big joker to lose, and your 对头's highest card is likely a joker",
-  no_swap: () => "no 换点: you would give a big joker and get nothing better back",
-  selfopen: () => "无级自开: no gouji play to hide, and leading a 4 opens the point",
-  chongdian: (p) => `冲点: ${p.groups} pure gouji groups, ${p.aces} As among them`,
-  no_chongdian: () => "no 冲点: too few pure gouji plays to risk 大落",
-  chong_attempt: (p) => `冲点 attempt ${p.play}: ${enOdds(p.stand)}`,
+  swap: () => `${en("huandian")}: no big joker to lose, and your 对头's highest card is likely a joker`,
+  no_swap: () => `no ${en("huandian")}: you would give a big joker and get nothing better back`,
+  selfopen: () => `${en("selfopen")}: no gouji play to hide, and leading a 4 opens the point`,
+  chongdian: (p) => `${en("chongdian")}: ${p.groups} pure gouji groups, ${p.aces} As among them`,
+  no_chongdian: () => `no ${en("chongdian")}: too few pure gouji plays to risk 大落`,
+  chong_attempt: (p) => `${en("chongdian")} attempt ${p.play}: ${enOdds(p.stand)}`,
   safe: () => "a safe choice",
   return_low: (p) => `give back ${p.cards}: your lowest cards, and they shorten your hand`,
   return_first: () => "give back the first cards offered",
-  yaotou: () => "要头: keep the head — your first gouji plays can only be burned, never answered",
-  wutou: () => "无头: play on without a head",
+  yaotou: () => `${en("yaotou")}: your first gouji plays can only be burned, never answered`,
+  wutou: () => `${en("wutou")}: anyone may answer your gouji plays`,
   revolt: (p) => `revolt: no 2 and no joker, and only ${p.aces} As and ${p.kings} Ks to fight with`,
   no_revolt: (p) => `no revolution: ${p.aces} As and ${p.kings} Ks can still fight`,
-  declare: () => "宣点: jokers and 2s enough to stop your 对头's gouji plays",
-  no_declare: () => "no 宣点: too few jokers and 2s to stop your 对头 opening the point",
+  declare: () => `${en("xuandian")}: jokers and 2s enough to stop your 对头's gouji plays`,
+  no_declare: () => `no ${en("xuandian")}: too few jokers and 2s to stop your 对头 opening the point`,
   buy4: () => "buy a 4: you can open the point and need a 4 to complete it",
   no_buy4: () => "no 4: it would cost a 2 and add a low card to shed",
   lead_out: (p) => `lead ${p.play}: your last play — you go out`,

@@ -60,9 +60,9 @@ function actLine(ev, name, setup, me) {
   const say = (key, vars) => tSubject(key, ev.seat, me, { seat, ...vars });
   if (a === "pass") return setup ? null : say("l_pass"); // a "no" before play says nothing new
   if (a === "yield") return say("l_yield");
-  if (a === "declare") return say("l_declare_g");
-  if (a === "yaotou") return say("l_yaotou_g");
-  if (a === "wutou") return say("l_wutou_g");
+  if (a === "declare") return say("l_declare");
+  if (a === "yaotou") return say("l_yaotou");
+  if (a === "wutou") return say("l_wutou");
   if (a === "buy4") return say("l_buy4");
   if (a === "revolt" || a === "return" || a.startsWith("return ")) return null; // told by their own events
   if (["swap", "giveback", "huiwu", "chongdian", "selfopen"].includes(a)) return null; // likewise
@@ -94,7 +94,7 @@ export function describeEvent(ev, name, ctx) {
     case "huiwu":
       return tSubject("l_huiwu", ev.seat, ctx.me, { seat: name(ev.seat), cards: cardsText(ev.cards) });
     case "chongdian":
-      return tSubject("l_chongdian_g", ev.seat, ctx.me, { seat: name(ev.seat) });
+      return tSubject("l_chongdian", ev.seat, ctx.me, { seat: name(ev.seat) });
     case "tribute_return":
       if (typeof ev.cards === "number") return t("l_return_n", { from: name(ev.from), to: name(ev.to), n: ev.cards });
       return t("l_return", { from: name(ev.from), to: name(ev.to), cards: cardsText(ev.cards) });
@@ -267,13 +267,13 @@ function renderSeat(model, s, pos, p, outOrder, places) {
   if (me !== null && me !== undefined && s === (me + 3) % 6 && s !== me) badges.appendChild(badge("opposite", "b-opp"));
   if (p.opened) badges.appendChild(termBadge("kaidian", "b_opened", "b-open"));
   if (p.forfeited && !p.opened) badges.appendChild(termBadge("forfeit", "b_forfeited", "b-forfeit"));
-  if (p.declared) badges.appendChild(termBadge("xuandian", "b_declared_g", "b-declare"));
+  if (p.declared) badges.appendChild(termBadge("xuandian", "b_declared", "b-declare"));
   if (p.burning) badges.appendChild(badge("b_burning", "b-burn"));
   if (p.status === "smothered") badges.appendChild(badge("b_smothered", "b-men"));
   if (p.status === "failed_burn") badges.appendChild(badge("b_failed_burn", "b-men"));
   if (p.status === "revolted") badges.appendChild(badge("b_revolted", "b-rev"));
-  if (p.yaotou === "yaotou" && p.yaotou_left > 0) badges.appendChild(termBadge("yaotou", "b_yaotou_g", "b-head", ` ×${p.yaotou_left}`));
-  else if (p.headless) badges.appendChild(termBadge("wutou", "b_headless_g", "b-headless"));
+  if (p.yaotou === "yaotou" && p.yaotou_left > 0) badges.appendChild(termBadge("yaotou", "b_yaotou", "b-head", ` ×${p.yaotou_left}`));
+  else if (p.headless) badges.appendChild(termBadge("wutou", "b_headless", "b-headless"));
   if (info.auto && !info.bot) badges.appendChild(badge("b_auto", "b-auto"));
   if (info.offline) badges.appendChild(badge("b_offline", "b-offline"));
   el.appendChild(badges);
@@ -300,7 +300,7 @@ function actBubble(act) {
   // a recent play as rank groups with counts (K ×3 + 2 ×1): legible where overlapping cards are not
   if (act.startsWith("burn ")) return h("span", t("btn_burn") + " ", miniHand(act.slice(5)));
   if (/^[3-9TJQKA2XD]+$/.test(act)) return miniHand(act);
-  const key = { declare: "btn_declare_g", revolt: "btn_revolt", yaotou: "btn_yaotou_g", wutou: "btn_wutou_g", buy4: "btn_buy4" }[act];
+  const key = { declare: "btn_declare", revolt: "btn_revolt", yaotou: "btn_yaotou", wutou: "btn_wutou", buy4: "btn_buy4" }[act];
   return key ? t(key) : act;
 }
 
@@ -359,7 +359,7 @@ function renderCenter(model) {
       // a burn offer is put to all its seats at once: who of them may really burn is nobody's business
       status.textContent = s === me && "legal_count" in turn ? t("your_burn") : t("burn_window");
     } else if (!view.top) {
-      status.textContent = s === me ? t("your_turn") : t("leads_g", { name: name(s) });
+      status.textContent = s === me ? t("your_turn") : t("leads", { name: name(s) });
     } else {
       status.textContent = s === me ? t("your_turn") : t("turn_of", { name: name(s) });
     }

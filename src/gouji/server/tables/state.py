@@ -36,6 +36,13 @@ passes is one beat): the table does not hold every pass as long as a play.  The 
 alone, which the frame shows at that moment, and a bot's forced pass and its chosen one take the same; a
 window over a person's seat keeps the whole masking time."""
 
+PLAY_PACE = 0.5
+"""A window over bots' seats alone (and people's on 托管) whose answers hold a play resolves after this share of
+the masking time (0.2 s at 正常's 0.4 s; issue 45).  The round's plays stay on the felt until the round ends,
+so a person reads them when it is their turn, not in the bot's window.  The time depends on the answers
+alone (a play, which the frame shows), and a bot's forced play and its chosen one take the same; a window
+over a person's seat keeps the whole masking time."""
+
 WATCH_PACE = 0.5
 """Once every person seated at the table is out of cards (and at least one is seated), the rest of the deal is
 watched: each window's masking time is this share of the table's (a bot's play 0.2 s rather than 0.4 s at 正常).
@@ -310,22 +317,22 @@ class TableState:
         return bool(people)
 
     def pace(self, w: Window) -> None:
-        """Shorten the masking time of a window over no person's seat whose answers are in and all passes
-        (:data:`PASS_PACE`)."""
-        if not w.complete or not self.bots_passed(w):
+        """Shorten the masking time of a window over no person's seat whose answers are in: all passes
+        (:data:`PASS_PACE`), or a play among them (:data:`PLAY_PACE`)."""
+        if not w.complete or not self.bots_only(w):
             return
         # passes in a row show as one beat: the first takes the pass pace, those right after it none
-        pace = 0.0 if self._pass_run else self._mask * PASS_PACE
-        w.until = min(w.until, w.opened + pace)
+        passes = 0.0 if self._pass_run else self._mask * PASS_PACE
+        w.until = min(w.until, w.opened + (passes if self.bots_passed(w) else self._mask * PLAY_PACE))
+
+    def bots_only(self, w: Window) -> bool:
+        """Whether the window is over no person's seat (bots', or people's on 托管) and has answers."""
+        seats = self.seats
+        return bool(w.answers) and not w.prompted and all(seats[s].bot is not None or seats[s].auto for s in w.seats)
 
     def bots_passed(self, w: Window) -> bool:
         """Whether the window is over no person's seat and its answers are all passes."""
-        return (
-            bool(w.answers)
-            and not w.prompted
-            and all(self.seats[s].bot is not None or self.seats[s].auto for s in w.seats)
-            and all(a == PASS for a, _ in w.answers.values())
-        )
+        return self.bots_only(w) and all(a == PASS for a, _ in w.answers.values())
 
     def close_window(self, w: Window) -> None:
         """The window resolves: it is closed, and its answers are to be fed (:meth:`feed_order`)."""

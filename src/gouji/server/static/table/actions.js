@@ -36,11 +36,11 @@ export const actionsMethods = {
         : { text: t("p_revolution_no"), buttons: [["btn_ok", "pass", ".primary"]] };
     }
     if (v.phase === "yaotou") {
-      return { text: t("p_yaotou_g", { n: (this.rules && this.rules.yaotou_limit) || 3 }),
-        buttons: [["btn_yaotou_g", "yaotou", ".primary"], ["btn_wutou_g", "wutou", ""]] };
+      return { text: t("p_yaotou", { n: (this.rules && this.rules.yaotou_limit) || 3 }),
+        buttons: [["btn_yaotou", "yaotou", ".primary"], ["btn_wutou", "wutou", ""]] };
     }
     if (v.phase === "xuandian") {
-      return { text: t("p_xuandian_g"), buttons: [["btn_declare_g", "declare", ".primary"], ["btn_no_declare_g", "pass", ""]] };
+      return { text: t("p_xuandian"), buttons: [["btn_declare", "declare", ".primary"], ["btn_no_declare", "pass", ""]] };
     }
     if (v.phase === "buy_four") {
       return { text: t("p_buy_four"), buttons: [["btn_buy4", "buy4", ".primary"], ["btn_no_buy", "pass", ""]] };
@@ -49,7 +49,7 @@ export const actionsMethods = {
       // rule book §16: take the step, or decline; a hand that may not take it has only "pass"
       const may = choices.includes(v.phase);
       return { text: t(may ? "p_" + v.phase : "p_" + v.phase + "_no"),
-        buttons: may ? [["btn_" + v.phase + (v.phase === "chongdian" ? "_g" : ""), v.phase, ".primary"], ["btn_decline", "pass", ""]] : [["btn_ok", "pass", ".primary"]] };
+        buttons: may ? [["btn_" + v.phase, v.phase, ".primary"], ["btn_decline", "pass", ""]] : [["btn_ok", "pass", ".primary"]] };
     }
     if (v.phase === "tribute_return") {
       return { text: t("p_return", { n: this.returnSize(), name: this.name(this.returnTo()) }), buttons: [] };

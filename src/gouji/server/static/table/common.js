@@ -8,6 +8,7 @@ export const KEY_RANKS = {
 export const LONG_PRESS_MS = 450;
 export const SUMMARY_DELAY_MS = 1800; // the last plays stay visible this long before the summary covers them
 export const MARK_MS = 1300;
+export const MARK_MIN_MS = 600; // …but a newer play on the felt takes the centre from a mark shown this long
 export const DEAL_MS = 1400; // the dealing at the start of a deal: its cards come in over this long, at most
 export const PREFS_KEY = "gouji.prefs";
 export const PHONE_QUERY = "(max-width: 760px), (max-height: 500px)";

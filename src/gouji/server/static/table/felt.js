@@ -5,7 +5,7 @@ import { h, clear } from "../dom.js";
 import { t } from "../i18n.js";
 import { renderFelt, placeName, cardsText } from "../render.js";
 
-import { MARK_MS, DEAL_MS, reducedMotion } from "./common.js";
+import { MARK_MS, MARK_MIN_MS, DEAL_MS, reducedMotion } from "./common.js";
 import { goujiPlay } from "./legal.js";
 
 export const feltMethods = {
@@ -95,13 +95,18 @@ export const feltMethods = {
     }
   },
 
-  /** The top play flies in from its player's seat when it is new. */
+  /** The top play flies in from its player's seat when it is new; a mark shown MARK_MIN_MS or longer makes
+   * way for it (bots' plays come every 0.2 s at 正常: a mark would cover the plays after its own). */
   animateTop() {
     const v = this.frame.view;
     const key = v.top ? `${this.deal}:${v.top_seat}:${v.top}:${this.frame.state}` : null;
     const fresh = v.top && this.lastTopPlay !== `${this.deal}:${v.top_seat}:${v.top}`;
     if (v.top) this.lastTopPlay = `${this.deal}:${v.top_seat}:${v.top}`;
     if (!key || !fresh) return;
+    if (this.markHolder && performance.now() - this.markShownAt >= MARK_MIN_MS) {
+      this.markHolder.remove();
+      this.markHolder = null;
+    }
     if (this.prefs.sound) this.sounds.play();
     if (reducedMotion()) return;
     const cards = this.feltHolder.querySelector(".top-play .play-cards");
@@ -125,6 +130,7 @@ export const feltMethods = {
     if (this.markHolder) this.markHolder.remove();
     this.feltHolder.appendChild(holder);
     this.markHolder = holder;
+    this.markShownAt = performance.now();
     this.placeMarks();
     this.announce(marks.map((m) => `${m.who}: ${m.text}`).join("; "));
     clearTimeout(this.markTimer);
