@@ -62,7 +62,9 @@ def _burnt(events: list[dict[str, Any]], seat: int) -> bool:
     return any(e["type"] == "burn" and e.get("burned") == seat and team(e["seat"]) != team(seat) for e in events)
 
 
-def explain(position: Deal, seat: int, played: str, best: str, gain: int, unit: str, la: Lookahead | None = None) -> dict[str, Any]:
+def explain(
+    position: Deal, seat: int, played: str, best: str, gain: int, unit: str, la: Lookahead | None = None
+) -> dict[str, Any]:
     """What ``best`` changes against ``played`` for ``seat`` to act in ``position`` (left unchanged)."""
     la = la if la is not None else Lookahead()
     start = len(position.events)
@@ -94,7 +96,9 @@ def positions(recorded: Deal) -> Iterator[tuple[int, Deal]]:
         deal.act(e["action"], seat=e["seat"])
 
 
-def with_reasons(recorded: Deal, seat: int, decisions: Iterator[Mapping[str, Any]], unit: str) -> Iterator[dict[str, Any]]:
+def with_reasons(
+    recorded: Deal, seat: int, decisions: Iterator[Mapping[str, Any]], unit: str
+) -> Iterator[dict[str, Any]]:
     """The review's decisions (in order) with a ``reason`` added to each mistake (:func:`explain`)."""
     walk = positions(recorded)
     la = Lookahead()
