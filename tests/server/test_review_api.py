@@ -147,6 +147,10 @@ def test_a_public_review_shows_decisions_as_found_and_is_served_from_the_cache_a
     print(f"{total} decisions, {len(mistakes)} mistakes, {len(seen)} polls; the cached answer in {took * 1000:.0f} ms")
     assert cached.json() == {"state": "done", "review": review}  # done at once: not worked out again
     assert took < 0.5
+    served.stop()  # a restart: the review is kept in the database, and read from there
+    served.start()
+    again = _review(served, rid, 1, f"seat={SEAT_OF_NOVICE}")
+    assert again.json() == {"state": "done", "review": review}
 
 
 def test_the_pool_refuses_past_its_bound_and_the_loop_stays_free(server: tuple[Served, dict[str, int]]) -> None:
@@ -213,3 +217,22 @@ def test_a_match_deal_is_not_reviewed_while_the_other_table_plays_it(server: tup
     r = served.post(f"/api/tables/{one}/deals/0/review", {"token": alice["token"]})
     assert r.status_code == 404 and "other table" in r.json()["error"], r.text
     assert "decisions" not in r.text and "found" not in r.text
+
+
+def test_a_review_is_kept_in_the_database_once(db_url: str) -> None:
+    """On SQLite (and PostgreSQL when ``GOUJI_TEST_POSTGRES`` names one): kept by its key, read back whole; a
+    second keeping under the same key (another server on the database) leaves the first."""
+    from gouji.server.review.stored import key_text, store_review, stored_review
+    from gouji.server.storage import open_store
+
+    store = open_store(db_url)
+    try:
+        key = key_text(("record", 5, 1, None, 3))
+        assert key == "record:5:1:None:3" and stored_review(store, key) is None
+        review = {"seat": 3, "decisions": [{"index": 4, "reason": {"code": "lead", "params": {"by": 3}}}]}
+        store_review(store, key, review)
+        store_review(store, key, {"seat": 3, "decisions": []})
+        assert stored_review(store, key) == review
+        assert stored_review(store, key_text(("table", 5, 1, 3))) is None
+    finally:
+        store.close()

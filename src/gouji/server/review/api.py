@@ -11,13 +11,16 @@
 Either answers the review's state: ``{"state": "pending", "found": [decisions so far], "total": n or null}``
 while it is worked out (the first call starts it), then ``{"state": "done", "review": …}`` — the review of
 :func:`gouji.lab.review.review_deal`, each mistake with its ``reason`` (:mod:`gouji.lab.review_reason`).  The
-page asks again until it is done.  Bad input is refused in words before anything is computed: a record that
+page asks again until it is done.  A review worked out is kept in memory and in the database (:mod:`.stored`):
+a restart does not work it out again.  Bad input is refused in words before anything is computed: a record that
 fails its checksum or schema (422), a deal (404) or seat (400) out of range, a table named for a set (400);
 a request past what the pool takes, 503."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
+from collections.abc import Callable, Hashable
 from typing import Any
 
 from starlette.requests import Request
@@ -32,7 +35,11 @@ from ..http.guard import client_of
 from ..limits import MAX_RECORD_ID, read_json
 from ..messages import schemas as S
 from ..replays.api import _load
+from ..storage import Store
 from .pool import ReviewPool
+from .stored import key_text, store_review, stored_review
+
+log = logging.getLogger("gouji.server.review")
 
 MAX_BODY = 1024
 CHECKS_AT_ONCE = 2
@@ -40,14 +47,37 @@ CHECKS_AT_ONCE = 2
 
 
 def reviews(request: Request) -> ReviewPool:
-    """The server's reviews (made at the first one asked, with the settings' pool size)."""
+    """The server's reviews (made at the first one asked, with the settings' pool size); each one worked out
+    is kept in the database too (:mod:`.stored`)."""
     state = request.app.state
     pool: ReviewPool | None = getattr(state, "reviews", None)
     if pool is None:
         settings = state.settings
         pool = state.reviews = ReviewPool(settings.review_workers, settings.review_waiting)
         state.review_checks = asyncio.Semaphore(CHECKS_AT_ONCE)
+        writer, saving = state.lobby.writer, set()
+
+        def finished(key: Hashable, review: dict[str, Any]) -> None:
+            task = asyncio.ensure_future(writer.call(store_review, writer.store, key_text(key), review))
+            saving.add(task)
+            task.add_done_callback(_saved(saving))
+
+        pool.finished = finished
     return pool
+
+
+def _saved(saving: set[asyncio.Future[None]]) -> Callable[[asyncio.Future[None]], None]:
+    def done(task: asyncio.Future[None]) -> None:
+        saving.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("a review was not kept in the database: %r", task.exception())
+
+    return done
+
+
+def _load_with_review(store: Store, record_id: int, key: str) -> tuple[Any, dict[str, Any] | None]:
+    """A record's document and status (as the replay reads them) and the review kept under ``key``."""
+    return _load(store, record_id), stored_review(store, key)
 
 
 def close_reviews(state: Any) -> None:
@@ -95,7 +125,9 @@ async def _record_review(request: Request) -> Response:
         state = pool.state(key)
         if state is None:
             lobby = request.app.state.lobby
-            found = await lobby.reader.call(client_of(request.scope), _load, lobby.writer.store, record_id)
+            found, kept = await lobby.reader.call(
+                client_of(request.scope), _load_with_review, lobby.writer.store, record_id, key_text(key)
+            )
             if found is None:
                 raise RequestError(404, "no such record")
             body, status = found[0], found[1]
@@ -105,9 +137,13 @@ async def _record_review(request: Request) -> Response:
                     "the records of a set in progress are reviewed once the set is over (its players review "
                     "each finished deal at the table)",
                 )
-            async with request.app.state.review_checks:
-                events = await asyncio.to_thread(deal_events, body, index, q.table)
-            state = pool.start(key, events, q.seat, index, q.table)
+            if kept is not None:
+                pool.keep(key, kept)
+            state = pool.state(key)
+            if state is None:
+                async with request.app.state.review_checks:
+                    events = await asyncio.to_thread(deal_events, body, index, q.table)
+                state = pool.state(key) or pool.start(key, events, q.seat, index, q.table)
     except RequestError as e:
         return JSONResponse({"error": e.message}, status_code=e.status, headers=e.headers())
     return answer(state)
@@ -136,7 +172,13 @@ async def _table_review(request: Request) -> Response:
         seat = mine if q.seat is None else q.seat
         pool = reviews(request)
         key = ("table", room.id, index, seat)
-        state = pool.state(key) or pool.start(key, list(match.deals[index].events), seat, index, None)
+        state = pool.state(key)
+        if state is None:
+            events = list(match.deals[index].events)  # taken here, on the table's loop
+            kept = await lobby.reader.call(None, stored_review, lobby.writer.store, key_text(key))  # (read counted)
+            if kept is not None:
+                pool.keep(key, kept)
+            state = pool.state(key) or pool.start(key, events, seat, index, None)
     except RequestError as e:
         return JSONResponse({"error": e.message}, status_code=e.status, headers=e.headers())
     return answer(state)

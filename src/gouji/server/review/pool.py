@@ -20,7 +20,7 @@ import itertools
 import logging
 import multiprocessing
 import threading
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,6 +61,8 @@ class ReviewPool:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.started = 0
         """Reviews started so far (each worked out once: the others were served from the cache or joined)."""
+        self.finished: Callable[[Hashable, dict[str, Any]], None] | None = None
+        """Called with each review worked out (its key, the review): the server keeps it in the database."""
 
     def state(self, key: Hashable) -> dict[str, Any] | None:
         """The review of ``key`` as the page polls it: finished (``{"state": "done", "review": …}``), in the works
@@ -139,13 +141,19 @@ class ReviewPool:
             return
         e = fut.exception()
         if e is None:
-            self._keep(key, {"state": "done", "review": fut.result()})
+            self.keep(key, fut.result())
+            if self.finished is not None:
+                self.finished(key, fut.result())
         elif isinstance(e, ReviewError):
             self._keep(key, {"state": "refused", "error": str(e)})
         else:
             log.error("a review failed: %r", e)
             if isinstance(e, BrokenProcessPool):
                 self._drop_executor()
+
+    def keep(self, key: Hashable, review: dict[str, Any]) -> None:
+        """Keep a finished review (worked out here, or read from the database)."""
+        self._keep(key, {"state": "done", "review": review})
 
     def _keep(self, key: Hashable, value: dict[str, Any]) -> None:
         self._done[key] = value
