@@ -236,3 +236,19 @@ def test_a_review_is_kept_in_the_database_once(db_url: str) -> None:
         assert stored_review(store, key_text(("table", 5, 1, 3))) is None
     finally:
         store.close()
+
+
+@pytest.mark.parametrize(("field", "value"), [("review_workers", 0), ("review_workers", 65), ("review_waiting", -1)])
+def test_a_pool_no_server_can_work_with_is_refused_naming_its_setting(field: str, value: int) -> None:
+    from click.testing import CliRunner
+
+    from gouji.cli import main
+    from gouji.server.errors import SettingError
+    from gouji.server.settings import ServerSettings
+
+    with pytest.raises(SettingError) as refused:
+        ServerSettings(**{field: value})
+    assert refused.value.option == field
+    option = "--" + field.replace("_", "-")
+    out = CliRunner().invoke(main, ["serve", option, str(value)])
+    assert out.exit_code == 2 and option in out.output, out.output
