@@ -246,9 +246,9 @@ def test_a_pool_no_server_can_work_with_is_refused_naming_its_setting(field: str
     from gouji.server.errors import SettingError
     from gouji.server.settings import ServerSettings
 
+    option = "--" + field.replace("_", "-")
     with pytest.raises(SettingError) as refused:
         ServerSettings(**{field: value})
-    assert refused.value.option == field
-    option = "--" + field.replace("_", "-")
+    assert refused.value.option == option
     out = CliRunner().invoke(main, ["serve", option, str(value)])
     assert out.exit_code == 2 and option in out.output, out.output
