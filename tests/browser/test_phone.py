@@ -307,6 +307,8 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
         assert axe_violations(page) == [], "the summary in Chinese"
         set_language(page, "en")
         replay = page.get_attribute("[data-link='replay-live']", "href")
+        review = page.get_attribute("[data-link='review-live']", "href")  # 复盘, the seat's own
+        assert replay and review == replay + "&review=0", (replay, review)
         assert decisions > 3 and "Play" in buttons, (decisions, buttons, kinds)
         assert trails >= 2, "no seat's round of two plays or more seen"
         why = page.eval_on_selector_all(".summary .why", "els => els.map(e => e.textContent)")
@@ -348,6 +350,13 @@ def test_a_whole_deal_on_a_phone_never_scrolls_and_keeps_its_buttons(browser: An
         # a token that holds no seat here gets no replay
         with pytest.raises(urllib.error.HTTPError) as refused:
             server.request(f"/api/tables/{t['code']}/deals/0/replay", {"token": "not-a-seat"})
+        assert refused.value.code == 403
+        # the deal's 复盘, for the seat's own player: its box and the marks while or once it is worked out
+        page.goto(review)
+        page.wait_for_selector("#rp-review-box .review-progress, #rp-review-box .review-summary", timeout=60_000)
+        assert axe_violations(page) == [], "the review"
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            server.request(f"/api/tables/{t['code']}/deals/0/review", {"token": "not-a-seat"})
         assert refused.value.code == 403
     finally:
         ctx.close()

@@ -125,6 +125,7 @@ class Hall:
             "POST /api/tables/{code}/close": f"/api/tables/{self.code}/close",
             "POST /api/tables/{code}/hint": f"/api/tables/{self.code}/hint",
             "POST /api/tables/{code}/deals/{n}/replay": f"/api/tables/{self.code}/deals/0/replay",
+            "POST /api/tables/{code}/deals/{n}/review": f"/api/tables/{self.code}/deals/0/review",
             "POST /api/matches": "/api/matches",
             "POST /api/matches/{code}/close": f"/api/matches/{self.match}/close",
             "POST /api/matches/{code}/codes": f"/api/matches/{self.match}/codes",

@@ -109,6 +109,20 @@ def _limit_options(f: Any) -> Any:
     help="Quick play: seconds the person waiting longest waits for people before 高手 bots fill the table.",
 )
 @click.option(
+    "--review-workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Worker processes that work out the 复盘 reviews of finished deals.",
+)
+@click.option(
+    "--review-waiting",
+    type=click.IntRange(0, 64),
+    default=4,
+    show_default=True,
+    help="Reviews that may wait for a worker; one more is refused (503) rather than queued.",
+)
+@click.option(
     "--log-level",
     type=click.Choice(["critical", "error", "warning", "info", "debug", "trace"]),
     default="info",
@@ -132,6 +146,8 @@ def serve(
     secret_file: str | None,
     max_tables: int,
     quickplay_fill_seconds: float,
+    review_workers: int,
+    review_waiting: int,
     log_level: str,
     no_access_log: bool,
     **limits: Any,
@@ -165,6 +181,8 @@ def serve(
             limits=Limits(**{k: v for k, v in limits.items() if v is not None}),
             max_tables=max_tables,
             quickplay_fill_seconds=quickplay_fill_seconds,
+            review_workers=review_workers,
+            review_waiting=review_waiting,
         )
     except SettingError as e:
         raise click.BadParameter(e.message, param_hint=e.option) from None

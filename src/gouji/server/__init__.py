@@ -8,6 +8,7 @@ Its parts, as packages:
 - :mod:`.accounts` — accounts, sessions, seats of an account, profiles (issue 42);
 - :mod:`.hall` — the public hall, quick play, the leaderboard, blocks and reports (issue 43);
 - :mod:`.replays` — deals replayed step by step, hints;
+- :mod:`.review` — the 复盘 review of a finished deal, worked out in a bounded pool of worker processes;
 - :mod:`.storage` — SQLAlchemy models, the repository, what a record adds to its players' rows, the database's
   writer (a thread or a process), reads off it, backups; Alembic migrations in ``migrations/``;
 - :mod:`.messages` — every body and message's schema, refusals in words, the protocol and its reference;

@@ -11,8 +11,7 @@ HTTP (JSON in, JSON out; errors are ``{"error": message}`` with a 4xx status):
   creator's secret ``owner_token`` (to close it), and with a nickname the ``seat`` and its ``token``.
 - ``GET /api/tables/{code}`` — the table as everyone may see it.
 - ``POST /api/tables/{code}/join`` — ``nickname`` (and ``seat``): take a free seat; answers ``seat``, ``token``.
-- ``POST /api/tables/{code}/leave`` — ``token``: give the seat up.
-- ``POST /api/tables/{code}/close`` — ``owner_token``: close the table.
+- ``POST /api/tables/{code}/leave`` — ``token``: give the seat up; ``…/close`` — ``owner_token``: close the table.
 - ``GET /api/tables/{code}/games``, ``GET /api/players/{nickname}/games`` — stored records, listed.
 - ``GET /api/records/{id}`` — one record document (a set's records once its set is over).
 - ``POST /api/matches``, ``GET /api/matches/{code}``, ``POST /api/teams/{code}/join``, ``POST /api/events``,
@@ -20,8 +19,7 @@ HTTP (JSON in, JSON out; errors are ``{"error": message}`` with a 4xx status):
   teams (:mod:`.tournament_api`).
 - ``GET /t/{code}`` — the friends' link: redirects to the browser table's page for that table.
 - ``GET /hall``, ``/leaderboard``, ``/quickplay`` — the page (``index.html``), which shows the hall's views there.
-- ``GET /`` — the browser table (static files in ``static/``); ``replays`` adds a deal's replay steps
-  and the hint.
+- ``GET /`` — the browser table (``static/``); :mod:`.replays` adds replays and the hint, :mod:`.review` 复盘.
 
 WebSocket ``/ws/tables/{code}``: the messages of :mod:`.protocol` (``docs/protocol.md``).
 """
@@ -67,6 +65,7 @@ from .messages import schemas as S
 from .private import load_secret, secret_path
 from .replays.api import STATIC_DIR, replay_routes
 from .replays.table import table_replay_routes
+from .review.api import close_reviews, review_routes
 from .settings import ServerSettings
 from .storage import open_store
 from .storage.durability import StoreWriter, Writer
@@ -138,6 +137,7 @@ def create_app(
             yield
         finally:
             app.state.hall.stop()
+            close_reviews(app.state)
             lobby.shutdown()
             app.state.passwords.close()
             await asyncio.sleep(0)
@@ -153,6 +153,7 @@ def create_app(
         *replay_routes(),
         *bot_routes(),
         *table_replay_routes(),
+        *review_routes(),
         Route("/api/tables", _handler(_create), methods=["POST"]),
         Route("/api/tables/{code}", _handler(_table), methods=["GET"]),
         Route("/api/tables/{code}/join", _handler(_join), methods=["POST"]),

@@ -164,6 +164,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument(
         "--quickplay-fill-seconds", type=float, default=20.0, help="quick play's wait before 高手 fill a table"
     )
+    parser.add_argument("--review-workers", type=int, default=1, help="worker processes of the 复盘 reviews")
+    parser.add_argument("--review-waiting", type=int, default=4, help="reviews waiting for a worker at most")
     parser.add_argument(
         "--trusted-proxy",
         action="extend",
@@ -212,6 +214,8 @@ def main(argv: list[str] | None = None) -> None:
             max_tables=args.max_tables,
             shard=shard,
             quickplay_fill_seconds=args.quickplay_fill_seconds,
+            review_workers=args.review_workers,
+            review_waiting=args.review_waiting,
         )
     except SettingError as e:
         parser.error(f"{e.option} {e.message}")

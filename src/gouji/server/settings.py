@@ -41,6 +41,9 @@ class ServerSettings:
     secret: bytes | None = field(default=None, repr=False)
     quickplay_fill_seconds: float = 20.0
     """How long the person waiting longest in quick play waits for people before 高手 fill the table."""
+    review_workers: int = 1
+    """Worker processes of the 复盘 reviews (:mod:`.review.pool`); ``review_waiting`` more wait their turn."""
+    review_waiting: int = 4
 
     def __post_init__(self) -> None:
         # (else every table left to these defaults would be refused)
@@ -50,6 +53,10 @@ class ServerSettings:
             raise SettingError("quickplay_fill_seconds", f"must be 0 to 3600 seconds, not {fill!r}")
         if isinstance(self.max_tables, bool) or not isinstance(self.max_tables, int) or self.max_tables < 1:
             raise SettingError("max_tables", f"must be an integer of at least 1, not {self.max_tables!r}")
+        for name, low in (("review_workers", 1), ("review_waiting", 0)):
+            n = getattr(self, name)
+            if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= 64:
+                raise SettingError(name, f"must be an integer from {low} to 64, not {n!r}")
 
     def auto_bot_name(self) -> str:
         """:attr:`auto_bot` when it is registered, else ``random``."""

@@ -371,7 +371,7 @@ class JoinTeam(Body, frozen=True, kw_only=True):
 
 
 class SeatToken(Body, frozen=True, kw_only=True):
-    """A body of one seat's token: leave the seat, a hint for it, a finished deal's replay."""
+    """A body of one seat's token: leave the seat, a hint for it, a finished deal's replay or its review."""
 
     token: Token
 
@@ -399,6 +399,13 @@ class TeamCodes(Body, frozen=True, kw_only=True):
 class DealQuery(Struct, kw_only=True, frozen=True):
     """The query of ``GET /api/records/{id}/deals/{n}``: the table of a duplicate match's record."""
 
+    table: Annotated[int, Meta(ge=0, le=1, description="a duplicate match's table (default 0)")] | None = None
+
+
+class ReviewQuery(Struct, kw_only=True, frozen=True):
+    """The query of a deal's 复盘 review (``…/deals/{n}/review``): the seat reviewed, and a match's table."""
+
+    seat: Annotated[int, Meta(ge=0, le=5, description="the seat reviewed (a table: the token's)")] | None = None
     table: Annotated[int, Meta(ge=0, le=1, description="a duplicate match's table (default 0)")] | None = None
 
 
@@ -499,6 +506,7 @@ BODIES: dict[str, type[Body]] = {
     "POST /api/tables/{code}/close": OwnerTokenBody,
     "POST /api/tables/{code}/hint": SeatToken,
     "POST /api/tables/{code}/deals/{n}/replay": SeatToken,
+    "POST /api/tables/{code}/deals/{n}/review": SeatToken,
     "POST /api/matches": CreateMatch,
     "POST /api/matches/{code}/close": OwnerTokenBody,
     "POST /api/matches/{code}/codes": TeamCodes,
@@ -516,7 +524,11 @@ BODIES: dict[str, type[Body]] = {
     "POST /api/reports": ReportBody,
 }
 """Every route that reads a JSON body, and its body's schema."""
-QUERIES: dict[str, type[Struct]] = {"GET /api/records/{id}/deals/{n}": DealQuery}
+QUERIES: dict[str, type[Struct]] = {
+    "GET /api/records/{id}/deals/{n}": DealQuery,
+    "GET /api/records/{id}/deals/{n}/review": ReviewQuery,
+    "POST /api/tables/{code}/deals/{n}/review": ReviewQuery,
+}
 """Every route that reads query parameters, and theirs."""
 
 # ------------------------------------------------------------------------------------------ validating

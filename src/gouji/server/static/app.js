@@ -59,13 +59,15 @@ function route() {
     current = new ReplayView(main, null, Number(q.get("deal") || 0), {
       onExit: () => go(`/?t=${code}`),
       step: Number(q.get("step") || 0),
-      live: { code, token: seat.token },
+      live: { code, token: seat.token, seat: seat.seat },
+      review: q.get("review"),
     });
   } else if (replay) {
     current = new ReplayView(main, Number(replay), Number(q.get("deal") || 0), {
       onExit: exit,
       step: Number(q.get("step") || 0),
       table: q.get("table"),
+      review: q.get("review"),
     });
   } else if (match) {
     current = new ScorekeeperView(main, match, { go });

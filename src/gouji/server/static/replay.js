@@ -6,10 +6,11 @@ import { icon } from "./icons.js";
 import { h, clear, api } from "./dom.js";
 import { t, onLangChange } from "./i18n.js";
 import "./tourney.js"; // the strings of matches and events
+import { ReviewRun, reviewBox, reviewMarks, reviewNote } from "./review.js";
 import { renderFelt, describeEvent, eventClass, trackLastActs, teamName, placeName, teamOf, miniHand } from "./render.js";
 
 export class ReplayView {
-  constructor(root, recordId, dealIndex, { onExit, step, table, live } = {}) {
+  constructor(root, recordId, dealIndex, { onExit, step, table, live, review } = {}) {
     this.root = root;
     // a deal of a set in progress, for the table's own players (`live`: {code, token}): from the table
     this.live = live || null;
@@ -20,7 +21,9 @@ export class ReplayView {
     this.data = null;
     this.i = step || 0;
     this.playing = null;
-    this.bottom = 0;
+    this.bottom = this.live && Number.isInteger(this.live.seat) ? this.live.seat : Number(review) || 0;
+    this.run = null; // the 复盘 review of the bottom seat, when asked for (review.js)
+    this.wantReview = review !== undefined && review !== null;
     this.keyHandler = (e) => this.onKey(e);
     document.addEventListener("keydown", this.keyHandler);
     this.unLang = onLangChange(() => this.render());
@@ -30,6 +33,7 @@ export class ReplayView {
 
   destroy() {
     this.stop();
+    if (this.run) this.run.stop();
     document.removeEventListener("keydown", this.keyHandler);
     this.unLang();
   }
@@ -47,6 +51,25 @@ export class ReplayView {
       return;
     }
     this.i = Math.max(0, Math.min(this.i, this.data.steps.length - 1));
+    if (this.wantReview) this.review(true);
+    else this.render();
+  }
+
+  /** The 复盘 review of the bottom seat on (asked of the server, polled until done) or off. */
+  review(on) {
+    if (this.run) this.run.stop();
+    this.run = null;
+    if (on) {
+      const path = this.live
+        ? `/api/tables/${this.live.code}/deals/${this.dealIndex}/review?seat=${this.bottom}`
+        : `/api/records/${this.id}/deals/${this.dealIndex}/review?seat=${this.bottom}` +
+          (this.tableIndex === null ? "" : `&table=${this.tableIndex}`);
+      this.run = new ReviewRun(path, this.live ? { token: this.live.token } : undefined, () => this.render());
+    }
+    const url = new URL(location.href);
+    if (on) url.searchParams.set("review", String(this.bottom));
+    else url.searchParams.delete("review");
+    history.replaceState(null, "", url);
     this.render();
   }
 
@@ -100,6 +123,14 @@ export class ReplayView {
     e.preventDefault();
   }
 
+  /** The unit of the review's figures: small points under 比赛规则 (a match's too), else points. */
+  reviewUnit() {
+    const r = this.run && this.run.review;
+    if (r) return r.unit;
+    return this.data.match || (this.data.rule_options && this.data.rule_options.scoring === "tournament")
+      ? "small points" : "points";
+  }
+
   handsList(view) {
     const rows = [];
     for (let k = 0; k < 6; k++) {
@@ -144,7 +175,7 @@ export class ReplayView {
       oninput: (e) => this.go(Number(e.target.value)),
     });
     const current = lines.filter((l) => l.step === this.i).map((l) => l.line);
-    const log = h("ol.log", lines.map((l) => h("li." + l.cls + (l.step === this.i ? ".current" : ""), l.line)));
+    const log = h("ol.log", { tabindex: "0", "aria-label": t("tab_log") }, lines.map((l) => h("li." + l.cls + (l.step === this.i ? ".current" : ""), l.line)));
     const dealButtons = [];
     for (let k = 0; k < d.deals; k++) {
       const tq = this.tableIndex === null ? "" : `&table=${this.tableIndex}`;
@@ -160,7 +191,7 @@ export class ReplayView {
       : null;
     const perspective = h("select.perspective", {
       "aria-label": "bottom seat",
-      onchange: (e) => { this.bottom = Number(e.target.value); this.render(); },
+      onchange: (e) => { this.bottom = Number(e.target.value); if (this.run) this.review(true); else this.render(); },
     }, [0, 1, 2, 3, 4, 5].map((s) => h("option", { value: String(s), selected: s === this.bottom }, `${t("seat_n", { n: s + 1 })} · ${this.name(s)}`)));
     const pp = d.match ? [6, 5, 4, 3, 2, 1]
       : (d.rule_options && d.rule_options.place_points) || [4, 2, 0, 0, -2, -4];
@@ -174,12 +205,21 @@ export class ReplayView {
             : h("p", t("points") + ": ", h("span.team-dot.team0"), `${teamName(0)} ${d.points[0]}`, " · ",
               h("span.team-dot.team1"), `${teamName(1)} ${d.points[1]}`))
       : null;
+    // the review's box beside the felt, or on a phone under it (before the six hands)
+    const box = this.run ? reviewBox(this.run, {
+      who: this.name(this.bottom), unit: this.reviewUnit(), step: this.i, go: (k) => this.go(k),
+    }) : null;
+    const narrow = typeof matchMedia === "function" && matchMedia("(max-width: 760px)").matches;
     const root = h("section.replay-view",
       h("div.table-bar",
         h("div.bar-left", h("b", t("replay_title", { n: this.dealIndex + 1 })),
           d.table ? h("span.code", t("table_code") + " " + d.table) : null,
           h("span.preset", t("preset_" + d.rules)), dealButtons),
         h("div.bar-right", perspective,
+          h("button.chip#rp-review" + (this.run ? ".on" : ""), {
+            type: "button", "aria-pressed": this.run ? "true" : "false",
+            title: t("review_btn_label", { name: this.name(this.bottom) }), onclick: () => this.review(!this.run),
+          }, t("review_btn")),
           h("button.chip", { type: "button", onclick: () => this.onExit() }, t("back_to_lobby")))),
       h("div.table-layout",
         h("div.play-area",
@@ -191,10 +231,12 @@ export class ReplayView {
             ctl("rp-forward", icon("forward"), t("forward"), () => this.go(this.i + 1), this.i >= n - 1),
             ctl("rp-last", icon("last"), t("last"), () => this.go(n - 1), this.i >= n - 1),
             h("span.step-no", { id: "rp-step" }, t("step_of", { i: this.i, n: n - 1 })),
-            slider),
+            h("div.slider-track", slider, this.run ? reviewMarks(this.run, n) : null)),
           h("div.step-text", { id: "rp-text" }, current.length ? current.join(" · ") : t("deal_start")),
+          this.run ? reviewNote(this.run, this.i, { unit: this.reviewUnit(), seat: this.bottom, name: (s) => this.name(s) }) : null,
+          narrow ? box : null,
           this.handsList(view)),
-        h("aside.side", tableSwitch, result, h("div.tabs", h("span.tab.active", t("tab_log"))), log)),
+        h("aside.side", tableSwitch, narrow ? null : box, result, h("div.tabs", h("span.tab.active", t("tab_log"))), log)),
     );
     clear(this.root).appendChild(root);
     const cur = log.querySelector(".current");

@@ -220,3 +220,15 @@ class ReportRow(Base):
     table_code: Mapped[str] = mapped_column(String(16))
     reason: Mapped[str] = mapped_column(String(300))
     at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)
+
+
+class ReviewRow(Base):
+    """A finished 复盘 review (issue 44), kept so that a restart does not work it out again: by its key (the
+    record or the table, the deal, a match's table, the seat: :mod:`gouji.server.review.api`), the review as
+    the server answers it."""
+
+    __tablename__ = "reviews"
+
+    key: Mapped[str] = mapped_column(String(96), primary_key=True)
+    body: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=_now)

@@ -9,6 +9,7 @@ import { TERMS, term, termHelp } from "../glossary.js";
 import { savePrefs } from "./common.js";
 
 import { tributeReason } from "./tribute.js";
+import "../texts/review.js";
 
 export const overlayMethods = {
   renderOverlay() {
@@ -54,7 +55,9 @@ export const overlayMethods = {
       s.last && dup ? h("a.chip", { href: `/?match=${dup.match}`, id: "dup-scorekeeper-link" }, t("dup_scorekeeper")) : null,
       s.last && !dup ? this.replayLinks() : null,
       !s.last && this.info ? h("div.replay-links", h("a.chip", { href: `/?replay=live&t=${this.code}&deal=${s.deal}`,
-        dataset: { link: "replay-live" } }, t("replay_live", { n: s.deal + 1 }))) : null,
+        dataset: { link: "replay-live" } }, t("replay_live", { n: s.deal + 1 })),
+        h("a.chip", { href: `/?replay=live&t=${this.code}&deal=${s.deal}&review=${this.seat}`,
+          dataset: { link: "review-live" } }, t("review_deal", { n: s.deal + 1 }))) : null,
       !s.last ? this.readyPanel() : null,
       h("div.prompt-btns", this.continueButton(s)),
     );
@@ -130,6 +133,10 @@ export const overlayMethods = {
         const rec = set || games.find((g) => g.kind === "deal" && g.deal === i);
         if (!rec) continue;
         holder.appendChild(h("a.chip", { href: `/?replay=${rec.id}&deal=${i}`, dataset: { link: "replay" } }, t("replay_deal", { n: i + 1 })));
+        if (i === n - 1 && this.seat !== null) { // the deal just over, reviewed for this seat (复盘)
+          holder.appendChild(h("a.chip", { href: `/?replay=${rec.id}&deal=${i}&review=${this.seat}`, dataset: { link: "review" } },
+            t("review_deal", { n: i + 1 })));
+        }
       }
     }, () => {});
     return holder;
