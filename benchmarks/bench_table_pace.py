@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import re
 import socket
 import sys
 import tempfile
@@ -72,8 +73,17 @@ class Server:
         return await asyncio.to_thread(call)
 
 
-AUTO_DECLINE_S = 1.55
-"""The page's mean pause before it answers a hopeless burn offer 不烧 (AUTO_DECLINE_MS in table/common.js)."""
+def _auto_decline_seconds() -> float:
+    """The page's mean pause before it answers a hopeless burn offer 不烧: the middle of ``AUTO_DECLINE_MS``
+    in table/common.js, read from the page itself so that the bench follows it."""
+    common = Path(__file__).resolve().parents[1] / "src/gouji/server/static/table/common.js"
+    found = re.search(r"AUTO_DECLINE_MS = \[(\d+), (\d+)\]", common.read_text())
+    if found is None:
+        raise SystemExit(f"no AUTO_DECLINE_MS = [lo, hi] in {common}")
+    return (int(found[1]) + int(found[2])) / 2000
+
+
+AUTO_DECLINE_S = _auto_decline_seconds()
 
 
 def hopeless_burn(turn: dict[str, Any]) -> bool:

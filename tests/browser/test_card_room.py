@@ -251,7 +251,7 @@ def test_a_burn_that_cannot_be_carried_is_warned_and_confirmed(new_page: Any, se
             "() => { const v = window.gouji && window.gouji.view; return !!(v && v.frame && v.frame.turn.burn_offer); }"
         )
         if could:
-            time.sleep(2.6)  # longer than the page's pause (AUTO_DECLINE_MS)
+            time.sleep(1.6)  # longer than the page's pause (AUTO_DECLINE_MS, at most 1.1 s)
             assert room.window is not None and 0 in room.window.asked and not sent, "Ann could burn: she is asked"
             assert "自动不烧" not in page.inner_text(".status-line")
             break
@@ -260,10 +260,10 @@ def test_a_burn_that_cannot_be_carried_is_warned_and_confirmed(new_page: Any, se
         offer = page.evaluate("window.gouji.view.frame.turn.decision")
         page.wait_for_function("d => window.gouji.view.frame.turn.decision !== d", arg=offer)
         waited = time.monotonic() - asked
-        assert [m["action"] for m in sent] == ["pass"] and waited >= 0.85, (sent, waited)
+        assert [m["action"] for m in sent] == ["pass"] and waited >= 0.48, (sent, waited)  # pause 0.5–1.1 s
         # the server asked Ann's seat and held its window as for anyone asked (prompted, a person's time)
         burn = next(w for w in list(room.timings)[before:] if w[0] == "burn")
-        assert burn[2] is True and burn[1] >= 0.85, burn
+        assert burn[2] is True and burn[1] >= 0.48, burn
 
 
 def test_the_hint_play_is_selected_for_the_player_and_a_double_click_plays_a_rank(

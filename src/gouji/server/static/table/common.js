@@ -16,7 +16,7 @@ export const PHONE_QUERY = "(max-width: 760px), (max-height: 500px)";
 // sound on, with a mute in the bar; burnChanceOnly: a burn is asked about only when the hand can carry one
 export const DEFAULT_PREFS = { sound: true, askSingle: false, suggest: true, burnChanceOnly: true };
 // how long the page waits, as a person would, before it answers a hopeless burn offer 不烧 for the player
-export const AUTO_DECLINE_MS = [900, 2200];
+export const AUTO_DECLINE_MS = [500, 1100];
 export const DOUBLE_CLICK_MS = 500;
 
 /** The page's settings: sound (Web Audio, made here), whether to be asked even with one answer, and whether
