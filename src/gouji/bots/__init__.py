@@ -69,9 +69,9 @@ def levels() -> list[dict[str, str]]:
 
 __all__ = [
     "BOTS",
-    "ExpertBot",
     "LEVELS",
     "Bot",
+    "ExpertBot",
     "HeuristicBot",
     "LearnedBot",
     "Level",

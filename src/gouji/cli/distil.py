@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -62,3 +63,76 @@ def labels(
         f"{out}: {manifest['alternatives']} labels (+{manifest['labelled']} of the heuristic's choice) from "
         f"{manifest['deals']} deals in {len(manifest['chunks'])} chunks, {manifest['cpu_seconds']:.0f} s CPU"
     )
+
+
+@distil.command(short_help="Train the 大师 model on labels; check it on held-out chunks; save the weights.")
+@click.option(
+    "--labels",
+    "folder",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    required=True,
+    help="Labels folder (gouji distil labels).",
+)
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="Weights (.npz).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Train on the first chunks holding this many.")
+@click.option("--epochs", type=click.IntRange(min=1, max=1000), default=30, show_default=True)
+@click.option("--ensemble", "members", type=click.IntRange(min=1, max=16), default=1, show_default=True)
+@click.option("--seed", type=int, default=0, show_default=True)
+@click.option("--report", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Also write JSON.")
+def train(
+    folder: Path, out: Path, limit: int | None, epochs: int, members: int, seed: int, report: Path | None
+) -> None:
+    """Train the expert bot's network (needs the [train] extra: torch) on the labels' training chunks, choose
+    each preset's margin on the validation chunks and measure the deviations it would make on the test
+    chunks (see gouji.lab.expert_data).  Prints the check as a Markdown table."""
+    try:
+        from ..lab.expert_train import TrainConfig, table
+        from ..lab.expert_train import train as run_train
+    except ImportError as e:  # torch missing
+        raise click.ClickException(f"training needs the [train] extra (PyTorch): {e}") from None
+    from ..lab.distil import LabelsError
+
+    try:
+        result = run_train(folder, out, limit, TrainConfig(epochs=epochs, seed=seed), members, log=click.echo)
+    except LabelsError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(table([result]))
+    if report is not None:
+        report.write_text(json.dumps(result, indent=1, default=float) + "\n", encoding="utf-8")
+    click.echo(f"{out}: the network, its scales and margins")
+
+
+@distil.command(short_help="The learning curve: train at several label counts, check each on held-out chunks.")
+@click.option(
+    "--labels",
+    "folder",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    required=True,
+    help="Labels folder.",
+)
+@click.option("--sizes", default="25000,50000,100000,0", show_default=True, help="Training labels (0: all).")
+@click.option("--ensemble", "members", type=click.IntRange(min=1, max=16), default=1, show_default=True)
+@click.option("--report", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Also write JSON.")
+def curve(folder: Path, sizes: str, members: int, report: Path | None) -> None:
+    """Train at each size (the first training chunks holding that many labels) and print the offline check
+    of each as one Markdown table."""
+    try:
+        from ..lab.expert_train import TrainConfig, table
+        from ..lab.expert_train import curve as run_curve
+    except ImportError as e:
+        raise click.ClickException(f"training needs the [train] extra (PyTorch): {e}") from None
+    from ..lab.distil import LabelsError
+
+    try:
+        counts = [int(s) for s in sizes.split(",") if s.strip()]
+    except ValueError:
+        raise click.BadParameter(f"{sizes!r}: give whole numbers, comma-separated", param_hint="--sizes") from None
+    if not counts or min(counts) < 0:
+        raise click.BadParameter(f"{sizes!r}: give label counts ≥ 0, comma-separated", param_hint="--sizes")
+    try:
+        rows = run_curve(folder, counts, TrainConfig(), members, log=lambda _: None)
+    except LabelsError as e:
+        raise click.ClickException(str(e)) from None
+    click.echo(table(rows))
+    if report is not None:
+        report.write_text(json.dumps(rows, indent=1, default=float) + "\n", encoding="utf-8")

@@ -14,6 +14,7 @@ No torch here: the bot's numpy network (:class:`gouji.bots.learned.QNet`) makes 
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -87,7 +88,10 @@ def load(folder: Path, chunks: Sequence[int] | None = None) -> Labels:
         a["chunk"] = np.full(len(a["states"]), int(facts["chunk"]), np.int64)
         parts.append(a)
     offset = np.cumsum([0] + [len(p["states"]) for p in parts[:-1]])
-    cat = lambda k: np.concatenate([p[k] for p in parts])  # noqa: E731
+
+    def cat(k: str) -> npt.NDArray[Any]:
+        return np.concatenate([p[k] for p in parts])
+
     return Labels(
         cat("states").astype(np.float32),
         cat("rules").astype(np.int64),
@@ -151,7 +155,7 @@ def _rank(x: npt.NDArray[Any]) -> npt.NDArray[np.float64]:
     order = np.argsort(x, kind="mergesort")
     r = np.empty(len(x), np.float64)
     r[order] = np.arange(len(x), dtype=np.float64)
-    vals, inv = np.unique(x, return_inverse=True)
+    _vals, inv = np.unique(x, return_inverse=True)
     sums = np.bincount(inv, weights=r)
     counts = np.bincount(inv)
     return (sums / counts)[inv]
@@ -197,9 +201,7 @@ def best_other(labels: Labels, pred: F32) -> tuple[npt.NDArray[np.float64], npt.
     return best, row
 
 
-def deviations(
-    labels: Labels, pred: F32, margin: float, rules: int, boot: int = 2000, seed: int = 0
-) -> Deviations:
+def deviations(labels: Labels, pred: F32, margin: float, rules: int, boot: int = 2000, seed: int = 0) -> Deviations:
     """The deviations at ``margin`` (predicted units) on the decisions of preset ``rules``, their true
     advantage and its 95% interval (bootstrap over deals)."""
     best, row = best_other(labels, pred)
@@ -248,7 +250,7 @@ def correlations(labels: Labels, pred: F32, rules: int) -> tuple[float, float]:
     order = np.argsort(dec, kind="stable")
     dec, p, a = dec[order], p[order], a[order]
     cuts = np.flatnonzero(np.r_[True, dec[1:] != dec[:-1], True])
-    within = [spearman(p[s:e], a[s:e]) for s, e in zip(cuts[:-1], cuts[1:], strict=True) if e - s >= 2]
+    within = [spearman(p[s:e], a[s:e]) for s, e in itertools.pairwise(cuts) if e - s >= 2]
     vals = [w for w in within if w == w]
     return overall, float(np.mean(vals)) if vals else float("nan")
 

@@ -11,9 +11,10 @@ validation in its meta.  Needs the ``[train]`` extra (torch), imported only when
 
 from __future__ import annotations
 
+import itertools
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +65,7 @@ def fit(
     scale = scales(train)
     sizes = (STATE_SIZE + ACTION_SIZE, *config.hidden, 1)
     mods: list[nn.Module] = []
-    for i, (a, b) in enumerate(zip(sizes[:-1], sizes[1:], strict=True)):
+    for i, (a, b) in enumerate(itertools.pairwise(sizes)):
         mods.append(nn.Linear(a, b))
         if i < len(sizes) - 2:
             mods.append(nn.ReLU())
@@ -93,7 +94,7 @@ def fit(
             opt.zero_grad()
             loss.backward()
             opt.step()
-            total += float(loss) * len(idx)
+            total += float(loss.detach()) * len(idx)
         model.eval()
         v = val_loss()
         log(f"epoch {epoch}: train loss {total / train.size:.4f}, validation loss {v:.4f}")
@@ -121,22 +122,53 @@ def fit(
     return QNet(layers, meta), facts
 
 
+def ensemble(nets: Sequence[QNet]) -> QNet:
+    """One network whose value is the mean of ``nets``' (same shapes): their first layers side by side,
+    the hidden ones block-diagonal, the last ones stacked and divided by their number — the bot's numpy
+    forward pass computes the average in one go."""
+    if not nets:
+        raise ValueError("an ensemble needs at least one network")
+    n = len(nets)
+    w0 = np.concatenate([np.concatenate([m.w_state, m.w_action]) for m in nets], 1)
+    layers = [(w0, np.concatenate([m.b0 for m in nets]))]
+    for i in range(len(nets[0].rest)):
+        ws, bs = [m.rest[i][0] for m in nets], [m.rest[i][1] for m in nets]
+        last = i == len(nets[0].rest) - 1
+        if last:
+            layers.append((np.concatenate(ws, 0) / n, np.mean(bs, 0)))
+        else:
+            big = np.zeros((sum(w.shape[0] for w in ws), sum(w.shape[1] for w in ws)), np.float32)
+            r = c = 0
+            for w in ws:
+                big[r : r + w.shape[0], c : c + w.shape[1]] = w
+                r, c = r + w.shape[0], c + w.shape[1]
+            layers.append((big, np.concatenate(bs)))
+    return QNet([(w.astype(np.float32), b.astype(np.float32)) for w, b in layers], dict(nets[0].meta))
+
+
 def train(
     folder: Path,
     out: Path | None,
     limit: int | None = None,
     config: TrainConfig = TrainConfig(),
+    members: int = 1,
     log: Callable[[str], None] = print,
 ) -> dict[str, Any]:
-    """Train on ``folder``'s training chunks (the first holding ``limit`` labels, or all), check on the
-    held-out ones, and save the network with its margins to ``out`` (when given).  Returns the report."""
+    """Train on ``folder``'s training chunks (the first holding ``limit`` labels, or all) — ``members``
+    networks of successive seeds, averaged (:func:`ensemble`) —, check on the held-out ones, and save the
+    network with its margins to ``out`` (when given).  Returns the report."""
     parts = split(load(folder), limit)
     for name, p in parts.items():
         if p.size == 0:
             from .distil import LabelsError
 
             raise LabelsError(f"{folder} has no {name} labels (chunks are split by number: see expert_data)")
-    net, facts = fit(parts["train"], parts["validation"], config, log)
+    nets = []
+    for i in range(members):
+        net, facts = fit(parts["train"], parts["validation"], replace(config, seed=config.seed + i), log)
+        nets.append(net)
+    net = ensemble(nets) if members > 1 else nets[0]
+    net.meta["members"] = members
     report = check(net, parts)
     net.meta["check"] = report
     if out is not None:
@@ -145,10 +177,14 @@ def train(
 
 
 def curve(
-    folder: Path, sizes: Sequence[int], config: TrainConfig = TrainConfig(), log: Callable[[str], None] = print
+    folder: Path,
+    sizes: Sequence[int],
+    config: TrainConfig = TrainConfig(),
+    members: int = 1,
+    log: Callable[[str], None] = print,
 ) -> list[dict[str, Any]]:
     """The learning curve: one :func:`train` a size (``0``: all the training labels), nothing saved."""
-    return [train(folder, None, n or None, config, log) for n in sizes]
+    return [train(folder, None, n or None, config, members, log) for n in sizes]
 
 
 def table(rows: Sequence[dict[str, Any]]) -> str:
@@ -171,4 +207,4 @@ def table(rows: Sequence[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
-__all__ = ["TrainConfig", "curve", "fit", "table", "train"]
+__all__ = ["TrainConfig", "curve", "ensemble", "fit", "table", "train"]
