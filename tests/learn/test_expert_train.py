@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
@@ -117,7 +118,7 @@ def test_an_ensemble_is_the_mean_of_its_members() -> None:
         return QNet(
             [
                 (rng.normal(size=(a, b)).astype(np.float32), rng.normal(size=b).astype(np.float32))
-                for a, b in zip(sizes[:-1], sizes[1:], strict=True)
+                for a, b in itertools.pairwise(sizes)
             ]
         )
 

@@ -78,9 +78,19 @@ def labels(
 @click.option("--epochs", type=click.IntRange(min=1, max=1000), default=30, show_default=True)
 @click.option("--ensemble", "members", type=click.IntRange(min=1, max=16), default=1, show_default=True)
 @click.option("--seed", type=int, default=0, show_default=True)
+@click.option(
+    "--chunks", type=click.IntRange(min=1), default=None, help="Only chunks 0 … N-1 (a folder still growing)."
+)
 @click.option("--report", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Also write JSON.")
 def train(
-    folder: Path, out: Path, limit: int | None, epochs: int, members: int, seed: int, report: Path | None
+    folder: Path,
+    out: Path,
+    limit: int | None,
+    epochs: int,
+    members: int,
+    seed: int,
+    chunks: int | None,
+    report: Path | None,
 ) -> None:
     """Train the expert bot's network (needs the [train] extra: torch) on the labels' training chunks, choose
     each preset's margin on the validation chunks and measure the deviations it would make on the test
@@ -93,7 +103,7 @@ def train(
     from ..lab.distil import LabelsError
 
     try:
-        result = run_train(folder, out, limit, TrainConfig(epochs=epochs, seed=seed), members, log=click.echo)
+        result = run_train(folder, out, limit, TrainConfig(epochs=epochs, seed=seed), members, click.echo, chunks)
     except LabelsError as e:
         raise click.ClickException(str(e)) from None
     click.echo(table([result]))
@@ -110,10 +120,13 @@ def train(
     required=True,
     help="Labels folder.",
 )
+@click.option(
+    "--chunks", type=click.IntRange(min=1), default=None, help="Only chunks 0 … N-1 (a folder still growing)."
+)
 @click.option("--sizes", default="25000,50000,100000,0", show_default=True, help="Training labels (0: all).")
 @click.option("--ensemble", "members", type=click.IntRange(min=1, max=16), default=1, show_default=True)
 @click.option("--report", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Also write JSON.")
-def curve(folder: Path, sizes: str, members: int, report: Path | None) -> None:
+def curve(folder: Path, chunks: int | None, sizes: str, members: int, report: Path | None) -> None:
     """Train at each size (the first training chunks holding that many labels) and print the offline check
     of each as one Markdown table."""
     try:
@@ -130,7 +143,7 @@ def curve(folder: Path, sizes: str, members: int, report: Path | None) -> None:
     if not counts or min(counts) < 0:
         raise click.BadParameter(f"{sizes!r}: give label counts ≥ 0, comma-separated", param_hint="--sizes")
     try:
-        rows = run_curve(folder, counts, TrainConfig(), members, log=lambda _: None)
+        rows = run_curve(folder, counts, TrainConfig(), members, lambda _: None, chunks)
     except LabelsError as e:
         raise click.ClickException(str(e)) from None
     click.echo(table(rows))

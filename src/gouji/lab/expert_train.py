@@ -153,11 +153,13 @@ def train(
     config: TrainConfig = TrainConfig(),
     members: int = 1,
     log: Callable[[str], None] = print,
+    chunks: int | None = None,
 ) -> dict[str, Any]:
     """Train on ``folder``'s training chunks (the first holding ``limit`` labels, or all) — ``members``
-    networks of successive seeds, averaged (:func:`ensemble`) —, check on the held-out ones, and save the
-    network with its margins to ``out`` (when given).  Returns the report."""
-    parts = split(load(folder), limit)
+        networks of successive seeds, averaged (:func:`ensemble`) —, check on the held-out ones, and save the
+        network with its margins to ``out`` (when given); ``chunks``: only chunks ``0 … chunks - 1`` (a folder that
+    is still growing, read as it was).  Returns the report."""
+    parts = split(load(folder, None if chunks is None else range(chunks)), limit)
     for name, p in parts.items():
         if p.size == 0:
             from .distil import LabelsError
@@ -173,7 +175,12 @@ def train(
     net.meta["check"] = report
     if out is not None:
         net.save(out)
-    return {"train": facts, "check": report, "test_labels": parts["test"].size}
+    return {
+        "train": facts,
+        "check": report,
+        "test_labels": parts["test"].size,
+        "chunks": len(np.unique(np.concatenate([p.chunk for p in parts.values()]))),
+    }
 
 
 def curve(
@@ -182,9 +189,10 @@ def curve(
     config: TrainConfig = TrainConfig(),
     members: int = 1,
     log: Callable[[str], None] = print,
+    chunks: int | None = None,
 ) -> list[dict[str, Any]]:
     """The learning curve: one :func:`train` a size (``0``: all the training labels), nothing saved."""
-    return [train(folder, None, n or None, config, members, log) for n in sizes]
+    return [train(folder, None, n or None, config, members, log, chunks) for n in sizes]
 
 
 def table(rows: Sequence[dict[str, Any]]) -> str:
