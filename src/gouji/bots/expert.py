@@ -28,7 +28,7 @@ from ..engine.actions import Action
 from .candidates import is_lead, pick
 from .features import encode_actions, encode_state
 from .heuristic import HeuristicBot
-from .learned import QNet, safe
+from .learned import QNet, safe, shipped
 
 WEIGHTS = Path(__file__).with_name("expert.npz")
 """The shipped network."""
@@ -43,7 +43,7 @@ class ExpertBot:
     wants_log = True
 
     def __init__(self, net: QNet | None = None) -> None:
-        self.net = net if net is not None else _shipped()
+        self.net = net if net is not None else shipped(WEIGHTS, "expert")
         self.prior = HeuristicBot()
         margins = self.net.meta.get("margins") or {}
         self.margins = {str(k): float(v) for k, v in dict(margins).items() if v is not None}
@@ -72,18 +72,6 @@ class ExpertBot:
         if gap[i] > margin:
             return cands[i + 1], float(gap[i])
         return prior, 0.0
-
-
-_SHIPPED: QNet | None = None
-
-
-def _shipped() -> QNet:
-    global _SHIPPED
-    if _SHIPPED is None:
-        if not WEIGHTS.exists():
-            raise FileNotFoundError(f"the expert bot's weights are missing: {WEIGHTS}")
-        _SHIPPED = QNet.load(WEIGHTS)
-    return _SHIPPED
 
 
 __all__ = ["LIMIT", "WEIGHTS", "ExpertBot"]

@@ -207,7 +207,7 @@ class LearnedBot:
     wants_log = True
 
     def __init__(self, net: QNet | None = None, epsilon: float = 0.0) -> None:
-        self.net = net if net is not None else _shipped()
+        self.net = net if net is not None else shipped(WEIGHTS, "learned")
         self.epsilon = epsilon
         """With this probability an exploring bot (in training) plays a random candidate instead."""
         self.prior = HeuristicBot()
@@ -253,16 +253,27 @@ class LearnedBot:
         return cands[i], cands, state, rows, i
 
 
-_SHIPPED: QNet | None = None
+_SHIPPED: dict[Path, QNet] = {}
 
 
-def _shipped() -> QNet:
-    global _SHIPPED
-    if _SHIPPED is None:
-        if not WEIGHTS.exists():
-            raise FileNotFoundError(f"the learned bot's weights are missing: {WEIGHTS}")
-        _SHIPPED = QNet.load(WEIGHTS)
-    return _SHIPPED
+def shipped(path: Path, bot: str) -> QNet:
+    """The network shipped at ``path`` for ``bot``, read once (a missing file names the bot)."""
+    net = _SHIPPED.get(path)
+    if net is None:
+        if not path.exists():
+            raise FileNotFoundError(f"the {bot} bot's weights are missing: {path}")
+        net = _SHIPPED[path] = QNet.load(path)
+    return net
 
 
-__all__ = ["DECISION_KINDS", "MAX_CANDIDATES", "WEIGHTS", "LearnedBot", "QNet", "candidates", "decision_kind", "safe"]
+__all__ = [
+    "DECISION_KINDS",
+    "MAX_CANDIDATES",
+    "WEIGHTS",
+    "LearnedBot",
+    "QNet",
+    "candidates",
+    "decision_kind",
+    "safe",
+    "shipped",
+]
