@@ -165,5 +165,23 @@ def test_the_cli_trains_and_names_a_folder_without_labels(tmp_path: Path) -> Non
     (tmp_path / "empty").mkdir()
     bad = CliRunner().invoke(main, ["distil", "train", "--labels", str(tmp_path / "empty"), "--out", "x.npz"])
     assert bad.exit_code == 1 and "holds no chunk of labels" in bad.output
+    curve = CliRunner().invoke(
+        main,
+        [
+            "distil",
+            "curve",
+            "--labels",
+            str(tmp_path / "labels"),
+            "--sizes",
+            "40,0",
+            "--chunks",
+            "20",
+            "--report",
+            str(tmp_path / "c.json"),
+        ],
+    )
+    assert curve.exit_code == 0, curve.output
+    rows = json.loads((tmp_path / "c.json").read_text())
+    assert [r["train"]["labels"] for r in rows] == [64, 14 * 32] and all(r["chunks"] == 20 for r in rows)
     bad = CliRunner().invoke(main, ["distil", "curve", "--labels", str(tmp_path / "labels"), "--sizes", "a,b"])
     assert bad.exit_code == 2 and "whole numbers" in bad.output

@@ -159,7 +159,8 @@ def train(
         networks of successive seeds, averaged (:func:`ensemble`) —, check on the held-out ones, and save the
         network with its margins to ``out`` (when given); ``chunks``: only chunks ``0 … chunks - 1`` (a folder that
     is still growing, read as it was).  Returns the report."""
-    parts = split(load(folder, None if chunks is None else range(chunks)), limit)
+    labels = load(folder, None if chunks is None else range(chunks))
+    parts = split(labels, limit)
     for name, p in parts.items():
         if p.size == 0:
             from .distil import LabelsError
@@ -179,7 +180,7 @@ def train(
         "train": facts,
         "check": report,
         "test_labels": parts["test"].size,
-        "chunks": len(np.unique(np.concatenate([p.chunk for p in parts.values()]))),
+        "chunks": len(np.unique(labels.chunk)),
     }
 
 
