@@ -144,6 +144,10 @@ def test_a_tiny_fit_learns_and_the_bot_reads_its_margins(tmp_path: Path) -> None
 
 def test_the_cli_trains_and_names_a_folder_without_labels(tmp_path: Path) -> None:
     synthetic(tmp_path / "labels", decisions=8)
+    few = tmp_path / "few"
+    synthetic(few, chunks=8, decisions=8)  # chunks 0-7: training only
+    bad = CliRunner().invoke(main, ["distil", "train", "--labels", str(few), "--out", str(tmp_path / "f.npz")])
+    assert bad.exit_code == 1 and "has no validation labels" in bad.output and not (tmp_path / "f.npz").exists()
     out = CliRunner().invoke(
         main,
         [
@@ -162,6 +166,9 @@ def test_the_cli_trains_and_names_a_folder_without_labels(tmp_path: Path) -> Non
     assert out.exit_code == 0, out.output
     assert (tmp_path / "n.npz").exists() and "| tournament |" in out.output
     assert json.loads((tmp_path / "r.json").read_text())["train"]["epochs"] <= 2
+    nowhere = tmp_path / "no" / "such" / "n.npz"
+    bad = CliRunner().invoke(main, ["distil", "train", "--labels", str(tmp_path / "labels"), "--out", str(nowhere)])
+    assert bad.exit_code == 1 and "No such file or directory" in bad.output and not nowhere.parent.exists()
     (tmp_path / "empty").mkdir()
     bad = CliRunner().invoke(main, ["distil", "train", "--labels", str(tmp_path / "empty"), "--out", "x.npz"])
     assert bad.exit_code == 1 and "holds no chunk of labels" in bad.output

@@ -129,6 +129,8 @@ def _checked(work: Callable[[], Any]) -> Any:
         return work()
     except LabelsError as e:
         raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise click.ClickException(f"{e.filename or ''}: {e.strerror or e}") from None
 
 
 def _finish(table: str, result: Any, report: Path | None) -> None:
