@@ -23,7 +23,7 @@ def test_the_levels_are_served_in_both_languages(make_server: Any) -> None:
             {"bot": "heuristic", "zh": "高手", "en": "Skilled"},
         ]
         assert [lv["bot"] for lv in data["levels"]] == [lv.bot for lv in LEVELS]
-        assert data["bots"] == ["novice", "heuristic", "beliefs", "learned", "random"]  # levels, then by name
+        assert data["bots"] == ["novice", "heuristic", "beliefs", "expert", "learned", "random"]  # levels, then by name
         assert set(data["bots"]) == set(BOTS)
         assert data["auto"] == "heuristic"
     with make_server(auto_bot="novice") as srv:  # (gouji serve --auto-bot novice)

@@ -8,7 +8,7 @@ weakest first, with their names in Chinese and English.
 
 The interface (:class:`Bot`, :func:`decide`, :func:`play_deal`) is the engine's
 (:mod:`gouji.engine.players`).  The modules import in one direction: the bots (:mod:`.random_bot`,
-:mod:`.novice`, :mod:`.heuristic`, :mod:`.learned`, which builds on the heuristic) ← this registry.
+:mod:`.novice`, :mod:`.heuristic`, :mod:`.learned` and :mod:`.expert`, which build on the heuristic) ← this registry.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 from ..engine.players import Bot, decide, play_deal
 from .beliefs import BeliefBot
+from .expert import ExpertBot
 from .heuristic import HeuristicBot
 from .learned import LearnedBot
 from .novice import NoviceBot
@@ -29,6 +30,7 @@ BOTS: dict[str, Callable[[], Bot]] = {
     "heuristic": HeuristicBot,
     "learned": LearnedBot,
     "beliefs": BeliefBot,
+    "expert": ExpertBot,
 }
 """Bot factories by name."""
 
@@ -69,6 +71,7 @@ __all__ = [
     "BOTS",
     "LEVELS",
     "Bot",
+    "ExpertBot",
     "HeuristicBot",
     "LearnedBot",
     "Level",

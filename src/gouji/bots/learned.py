@@ -184,6 +184,22 @@ def decision_kind(view: Mapping[str, Any]) -> str:
     return "lead" if view.get("top") is None else "respond"
 
 
+def safe(heuristic: HeuristicBot, view: Mapping[str, Any], action: Action) -> bool:
+    """Whether a bot may weigh ``action`` against ``heuristic``'s choice at all: never a 诈烧 — a burn that
+    cannot be carried (not enough jokers for the plays after it), nor a play of the seat's own burn that
+    breaks it (no joker before the last play) or leaves too few jokers to carry the rest."""
+    if isinstance(action, Burn):  # (burns are offered only at a burn offer)
+        return heuristic.carryable(view, action)
+    if isinstance(action, Play):
+        seat = int(view["seat"])
+        players = view.get("players") or []
+        if seat < len(players) and players[seat].get("burning"):
+            if action.size == sum(parse_counts(view.get("hand") or "")):
+                return True  # the last play of the burn
+            return bool(action.x or action.d) and heuristic.carryable(view, action)
+    return True
+
+
 class LearnedBot:
     """Chooses the candidate with the highest value under a :class:`QNet` (see the module docstring)."""
 
@@ -191,7 +207,7 @@ class LearnedBot:
     wants_log = True
 
     def __init__(self, net: QNet | None = None, epsilon: float = 0.0) -> None:
-        self.net = net if net is not None else _shipped()
+        self.net = net if net is not None else shipped(WEIGHTS, "learned")
         self.epsilon = epsilon
         """With this probability an exploring bot (in training) plays a random candidate instead."""
         self.prior = HeuristicBot()
@@ -205,19 +221,8 @@ class LearnedBot:
         ``None``: all of them."""
 
     def safe(self, view: Mapping[str, Any], action: Action) -> bool:
-        """Whether the network may weigh ``action`` at all: never a 诈烧 — a burn that cannot be carried
-        (not enough jokers for the plays after it), nor a play of the seat's own burn that breaks it (no
-        joker before the last play) or leaves too few jokers to carry the rest."""
-        if isinstance(action, Burn):  # (burns are offered only at a burn offer)
-            return self.prior.carryable(view, action)
-        if isinstance(action, Play):
-            seat = int(view["seat"])
-            players = view.get("players") or []
-            if seat < len(players) and players[seat].get("burning"):
-                if action.size == sum(parse_counts(view.get("hand") or "")):
-                    return True  # the last play of the burn
-                return bool(action.x or action.d) and self.prior.carryable(view, action)
-        return True
+        """Whether the network may weigh ``action`` at all (:func:`safe`)."""
+        return safe(self.prior, view, action)
 
     def decide(self, view: Mapping[str, Any], legal: Sequence[Action], rng: random.Random) -> Action:
         return self.evaluate(view, legal, rng)[0]
@@ -248,16 +253,27 @@ class LearnedBot:
         return cands[i], cands, state, rows, i
 
 
-_SHIPPED: QNet | None = None
+_SHIPPED: dict[Path, QNet] = {}
 
 
-def _shipped() -> QNet:
-    global _SHIPPED
-    if _SHIPPED is None:
-        if not WEIGHTS.exists():
-            raise FileNotFoundError(f"the learned bot's weights are missing: {WEIGHTS}")
-        _SHIPPED = QNet.load(WEIGHTS)
-    return _SHIPPED
+def shipped(path: Path, bot: str) -> QNet:
+    """The network shipped at ``path`` for ``bot``, read once (a missing file names the bot)."""
+    net = _SHIPPED.get(path)
+    if net is None:
+        if not path.exists():
+            raise FileNotFoundError(f"the {bot} bot's weights are missing: {path}")
+        net = _SHIPPED[path] = QNet.load(path)
+    return net
 
 
-__all__ = ["DECISION_KINDS", "MAX_CANDIDATES", "WEIGHTS", "LearnedBot", "QNet", "candidates", "decision_kind"]
+__all__ = [
+    "DECISION_KINDS",
+    "MAX_CANDIDATES",
+    "WEIGHTS",
+    "LearnedBot",
+    "QNet",
+    "candidates",
+    "decision_kind",
+    "safe",
+    "shipped",
+]

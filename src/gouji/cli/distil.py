@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import os
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import click
 
@@ -62,3 +65,95 @@ def labels(
         f"{out}: {manifest['alternatives']} labels (+{manifest['labelled']} of the heuristic's choice) from "
         f"{manifest['deals']} deals in {len(manifest['chunks'])} chunks, {manifest['cpu_seconds']:.0f} s CPU"
     )
+
+
+_LABELS = click.option(
+    "--labels",
+    "folder",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    required=True,
+    help="Labels folder (gouji distil labels).",
+)
+_CHUNKS = click.option(
+    "--chunks", type=click.IntRange(min=1), default=None, help="Only chunks 0 … N-1 (a folder still growing)."
+)
+_ENSEMBLE = click.option(
+    "--ensemble", "members", type=click.IntRange(min=1, max=16), default=1, show_default=True, help="Networks averaged."
+)
+_REPORT = click.option(
+    "--report", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Also write JSON."
+)
+
+
+@distil.command(short_help="Train the 大师 model on labels; check it on held-out chunks; save the weights.")
+@_LABELS
+@click.option("--out", type=click.Path(dir_okay=False, path_type=Path), required=True, help="Weights (.npz).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, help="Train on the first chunks holding this many.")
+@click.option("--epochs", type=click.IntRange(min=1, max=1000), default=30, show_default=True)
+@_ENSEMBLE
+@click.option("--seed", type=int, default=0, show_default=True)
+@_CHUNKS
+@_REPORT
+def train(
+    folder: Path,
+    out: Path,
+    limit: int | None,
+    epochs: int,
+    members: int,
+    seed: int,
+    chunks: int | None,
+    report: Path | None,
+) -> None:
+    """Train the expert bot's network (needs the [train] extra: torch) on the labels' training chunks, choose
+    each preset's margin on the validation chunks and measure the deviations it would make on the test
+    chunks (see gouji.lab.expert_data).  Prints the check as a Markdown table."""
+    t = _trainer()
+    config = t.TrainConfig(epochs=epochs, seed=seed)
+    result = _checked(lambda: t.train(folder, out, limit, config, members, click.echo, chunks))
+    _finish(t.table([result]), result, report)
+    click.echo(f"{out}: the network, its scales and margins")
+
+
+def _trainer() -> Any:
+    try:
+        from ..lab import expert_train
+    except ImportError as e:  # torch missing
+        raise click.ClickException(f"training needs the [train] extra (PyTorch): {e}") from None
+    return expert_train
+
+
+def _checked(work: Callable[[], Any]) -> Any:
+    from ..lab.distil import LabelsError
+
+    try:
+        return work()
+    except LabelsError as e:
+        raise click.ClickException(str(e)) from None
+    except OSError as e:
+        raise click.ClickException(f"{e.filename or ''}: {e.strerror or e}") from None
+
+
+def _finish(table: str, result: Any, report: Path | None) -> None:
+    click.echo(table)
+    if report is not None:
+        report.write_text(json.dumps(result, indent=1, default=float) + "\n", encoding="utf-8")
+
+
+@distil.command(short_help="The learning curve: train at several label counts, check each on held-out chunks.")
+@_LABELS
+@_CHUNKS
+@click.option("--sizes", default="25000,50000,100000,0", show_default=True, help="Training labels (0: all).")
+@_ENSEMBLE
+@_REPORT
+def curve(folder: Path, chunks: int | None, sizes: str, members: int, report: Path | None) -> None:
+    """Train at each size (the first training chunks holding that many labels) and print the offline check
+    of each as one Markdown table."""
+    try:
+        counts = [int(s) for s in sizes.split(",") if s.strip()]
+    except ValueError:
+        raise click.BadParameter(f"{sizes!r}: give whole numbers, comma-separated", param_hint="--sizes") from None
+    if not counts or min(counts) < 0:
+        raise click.BadParameter(f"{sizes!r}: give label counts ≥ 0, comma-separated", param_hint="--sizes")
+    t = _trainer()
+    rows = _checked(lambda: t.curve(folder, counts, t.TrainConfig(), members, lambda _: None, chunks))
+    _finish(t.table(rows), rows, report)

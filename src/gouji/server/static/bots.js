@@ -22,8 +22,10 @@ export async function offeredBots() {
   return offered;
 }
 
-/** A bot's level name in the page's language (an id this page does not know is shown as it is). */
+/** A bot's level name in the page's language (an id this page does not know is shown as it is); `expert`
+ * is 大师 / Master only while the server offers it as a level, else an experiment like the others. */
 export function botLevel(id) {
+  if (id === "expert" && !isLevel(id)) return t("bot_expert_trial");
   return KNOWN.includes(id) ? t("bot_" + id) : String(id);
 }
 
