@@ -84,10 +84,11 @@ def test_the_readme_is_a_front_door() -> None:
 
 
 def test_every_link_of_the_readme_and_docs_resolves() -> None:
-    """Every relative link in the README and in docs/*.md names a file of the repository."""
+    """Every relative link (and image) in the README and in docs/*.md names a file of the repository."""
     root = README.parent
     for page in [README, *sorted((root / "docs").glob("*.md"))]:
-        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", page.read_text(encoding="utf-8")):
+        text = page.read_text(encoding="utf-8")
+        for target in re.findall(r"\]\(([^)#\s]+)(?:#[^)]*)?\)", text) + re.findall(r'<img src="([^"]+)"', text):
             if "://" in target or target.startswith("mailto:"):
                 continue
             assert (page.parent / target).exists(), f"{page.name} links to {target}, which does not exist"
