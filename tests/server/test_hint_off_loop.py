@@ -113,7 +113,8 @@ def _served_while_hints_are_worked_out(base: str, stack: ExitStack) -> None:
     a_code, a_token, _ = _asked_table(base, "ann", stack)
     b_code, b_token, _ = _asked_table(base, "bob", stack)
     c_code, c_token, c_ws = _asked_table(base, "cid", stack)
-    bots = httpx.post(f"{base}/api/tables", json={"bots": ["random"] * 6, "set_length": 20}, timeout=10).json()
+    # heuristic bots: random ones at bot-delay 0 played the whole 20-deal set before the first look (a loaded run)
+    bots = httpx.post(f"{base}/api/tables", json={"bots": ["heuristic"] * 6, "set_length": 20}, timeout=10).json()
 
     answers: dict[str, httpx.Response] = {}
     done: dict[str, float] = {}
