@@ -222,18 +222,18 @@ def test_a_match_deal_is_not_reviewed_while_the_other_table_plays_it(server: tup
 def test_a_review_is_kept_in_the_database_once(db_url: str) -> None:
     """On SQLite (and PostgreSQL when ``GOUJI_TEST_POSTGRES`` names one): kept by its key, read back whole; a
     second keeping under the same key (another server on the database) leaves the first."""
-    from gouji.server.review.stored import key_text, store_review, stored_review
+    from gouji.server.review.stored import deal_key, key_text, store_review, stored_review
     from gouji.server.storage import open_store
 
     store = open_store(db_url)
     try:
-        key = key_text(("record", 5, 1, None, 3))
-        assert key == "record:5:1:None:3" and stored_review(store, key) is None
+        key = key_text(deal_key(5, 1, None, 3))
+        assert key == "deal:5:1:None:3" and stored_review(store, key) is None
         review = {"seat": 3, "decisions": [{"index": 4, "reason": {"code": "lead", "params": {"by": 3}}}]}
         store_review(store, key, review)
         store_review(store, key, {"seat": 3, "decisions": []})
         assert stored_review(store, key) == review
-        assert stored_review(store, key_text(("table", 5, 1, 3))) is None
+        assert stored_review(store, key_text(deal_key(5, 1, 0, 3))) is None  # (table 0 of a match)
     finally:
         store.close()
 
