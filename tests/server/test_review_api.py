@@ -252,3 +252,26 @@ def test_a_pool_no_server_can_work_with_is_refused_naming_its_setting(field: str
     assert refused.value.option == option
     out = CliRunner().invoke(main, ["serve", option, str(value)])
     assert out.exit_code == 2 and option in out.output, out.output
+
+
+def test_the_pools_reader_ends_without_an_error_when_the_pool_closes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The progress queue was closed under its reader thread while it read (a ``TypeError`` in the thread, 8
+    closes in 20 before): now the reader closes it, after the None that ends it."""
+    import asyncio
+    import threading
+
+    from gouji.server.review.pool import ReviewPool
+
+    failed: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: failed.append(args.exc_value))
+
+    async def open_and_close() -> None:
+        for _ in range(20):
+            pool = ReviewPool(1, 1)
+            pool._ensure()  # (its queue and reader; no worker starts before a review is asked)
+            await asyncio.sleep(0.01)
+            pool.close()
+            assert pool._reader is None
+
+    asyncio.run(open_and_close())
+    assert failed == []
