@@ -1,7 +1,8 @@
 """The 复盘 review beside a replay (issue 44, item 3), in a browser: a finished set of the Skilled bots (高手) and
 the novice, reviewed for a novice's seat — the progress while it runs, its mistakes marked on the timeline and
 listed, and at a mistake the played and the better play on the cards with the sentence of what it changes, in
-Chinese at 390×844 and in English at 1366×768; axe-core finds nothing.  Screenshots:
+Chinese at 390×844 and in English at 1366×768; axe-core finds nothing; no seat's box covers another's, and on
+a wide screen (1366×768, 1280×720, 1920×1080) every seat stays on the felt.  Screenshots:
 ``tests/browser/artifacts/review-*.png``."""
 
 from __future__ import annotations
@@ -11,6 +12,15 @@ from typing import Any
 
 from .conftest import PHONE, LiveServer, shot
 from .test_phone import LAPTOP, axe_violations
+
+WIDE = [LAPTOP, {"width": 1280, "height": 720}, {"width": 1920, "height": 1080}]
+"""The wide screens the replay's felt is measured at, with the review's box and note beside and under it."""
+
+SEAT_BOXES = """() => ({
+  holder: document.querySelector('.felt-holder').getBoundingClientRect().toJSON(),
+  seats: [...document.querySelectorAll('.felt .seat')]
+    .map((e) => ({seat: e.dataset.seat, ...e.getBoundingClientRect().toJSON()})),
+})"""
 
 
 def _finished_set(server: LiveServer) -> int:
@@ -26,6 +36,34 @@ def _finished_set(server: LiveServer) -> int:
 
     server.wait(stored, 20, "the set's record")
     return int(next(g["id"] for g in games if g["kind"] == "set"))
+
+
+def _seats_apart(page: Any, where: str, on_felt: bool) -> None:
+    """No two seats' boxes (each with its open hand) intersect; ``on_felt``: each lies within the felt's holder
+    too (not over the bar above it or the replay's controls under it)."""
+    got = page.evaluate(SEAT_BOXES)
+    seats, holder = got["seats"], got["holder"]
+    assert len(seats) == 6, (where, seats)
+    for i, a in enumerate(seats):
+        for b in seats[i + 1 :]:
+            side_by_side = a["right"] <= b["left"] or b["right"] <= a["left"]
+            assert side_by_side or a["bottom"] <= b["top"] or b["bottom"] <= a["top"], (where, a, b)
+        if on_felt:
+            inside = holder["left"] <= a["left"] and a["right"] <= holder["right"]
+            assert inside and holder["top"] <= a["top"] and a["bottom"] <= holder["bottom"], (where, a, holder)
+
+
+def _wide_apart(page: Any, name: str, note: Any = None) -> None:
+    """The seats apart and on the felt at each wide screen, and the review's ``note`` (if any) seen whole
+    without scrolling; the page is left at 1366×768."""
+    for size in WIDE:
+        page.set_viewport_size(size)
+        page.wait_for_function("w => innerWidth === w", arg=size["width"])
+        _seats_apart(page, f"{name} {size}", on_felt=True)
+        box = note.bounding_box() if note is not None else None
+        assert note is None or (box is not None and box["y"] + box["height"] <= size["height"]), (size, box)
+    page.set_viewport_size(LAPTOP)
+    page.wait_for_function("w => innerWidth === w", arg=LAPTOP["width"])
 
 
 def _walk(page: Any, lang: str, name: str) -> None:
@@ -60,6 +98,10 @@ def _walk(page: Any, lang: str, name: str) -> None:
         box = el.bounding_box()
         assert box is not None and box["height"] >= 44 and box["width"] >= 44, box
     assert axe_violations(page) == [], name
+    if lang == "zh":
+        _seats_apart(page, name, on_felt=False)
+    else:  # the review's box beside the felt and its note under it leave the least room for the open hands
+        _wide_apart(page, name, note)
     note.scroll_into_view_if_needed()
     shot(page, name)
 
@@ -70,6 +112,7 @@ def test_a_review_marks_mistakes_and_shows_the_better_play(server: LiveServer, n
     _walk(page, "zh", "review-phone-zh")
     page = new_page(viewport=LAPTOP, locale="en-US", path=f"/?replay={rid}&deal=0")
     page.wait_for_selector("#rp-review")
+    _wide_apart(page, "the replay without its review, every hand full")
     page.locator("select.perspective").select_option("3")
     page.locator("#rp-review").click()
     assert page.evaluate("new URL(location.href).searchParams.get('review')") == "3"

@@ -222,18 +222,18 @@ def test_a_match_deal_is_not_reviewed_while_the_other_table_plays_it(server: tup
 def test_a_review_is_kept_in_the_database_once(db_url: str) -> None:
     """On SQLite (and PostgreSQL when ``GOUJI_TEST_POSTGRES`` names one): kept by its key, read back whole; a
     second keeping under the same key (another server on the database) leaves the first."""
-    from gouji.server.review.stored import key_text, store_review, stored_review
+    from gouji.server.review.stored import deal_key, key_text, store_review, stored_review
     from gouji.server.storage import open_store
 
     store = open_store(db_url)
     try:
-        key = key_text(("record", 5, 1, None, 3))
-        assert key == "record:5:1:None:3" and stored_review(store, key) is None
+        key = key_text(deal_key(5, 1, None, 3))
+        assert key == "deal:5:1:None:3" and stored_review(store, key) is None
         review = {"seat": 3, "decisions": [{"index": 4, "reason": {"code": "lead", "params": {"by": 3}}}]}
         store_review(store, key, review)
         store_review(store, key, {"seat": 3, "decisions": []})
         assert stored_review(store, key) == review
-        assert stored_review(store, key_text(("table", 5, 1, 3))) is None
+        assert stored_review(store, key_text(deal_key(5, 1, 0, 3))) is None  # (table 0 of a match)
     finally:
         store.close()
 
@@ -252,3 +252,26 @@ def test_a_pool_no_server_can_work_with_is_refused_naming_its_setting(field: str
     assert refused.value.option == option
     out = CliRunner().invoke(main, ["serve", option, str(value)])
     assert out.exit_code == 2 and option in out.output, out.output
+
+
+def test_the_pools_reader_ends_without_an_error_when_the_pool_closes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The progress queue was closed under its reader thread while it read (a ``TypeError`` in the thread, 8
+    closes in 20 before): now the reader closes it, after the None that ends it."""
+    import asyncio
+    import threading
+
+    from gouji.server.review.pool import ReviewPool
+
+    failed: list[BaseException | None] = []
+    monkeypatch.setattr(threading, "excepthook", lambda args: failed.append(args.exc_value))
+
+    async def open_and_close() -> None:
+        for _ in range(20):
+            pool = ReviewPool(1, 1)
+            pool._ensure()  # (its queue and reader; no worker starts before a review is asked)
+            await asyncio.sleep(0.01)
+            pool.close()
+            assert pool._reader is None
+
+    asyncio.run(open_and_close())
+    assert failed == []

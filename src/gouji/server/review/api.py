@@ -11,10 +11,11 @@
 Either answers the review's state: ``{"state": "pending", "found": [decisions so far], "total": n or null}``
 while it is worked out (the first call starts it), then ``{"state": "done", "review": …}`` — the review of
 :func:`gouji.lab.review.review_deal`, each mistake with its ``reason`` (:mod:`gouji.lab.review_reason`).  The
-page asks again until it is done.  A review worked out is kept in memory and in the database (:mod:`.stored`):
-a restart does not work it out again.  Bad input is refused in words before anything is computed: a record that
-fails its checksum or schema (422), a deal (404) or seat (400) out of range, a table named for a set (400);
-a request past what the pool takes, 503."""
+page asks again until it is done.  A review worked out is kept in memory and in the database (:mod:`.stored`),
+by the deal it reviews (:func:`.stored.deal_key`): a restart does not work it out again, nor does the set's
+end (the deal reviewed at the table is the same deal in the records).  Bad input is refused in words before
+anything is computed: a record that fails its checksum or schema (422), a deal (404) or seat (400) out of
+range, a table named for a set (400); a request past what the pool takes, 503."""
 
 from __future__ import annotations
 
@@ -23,6 +24,7 @@ import logging
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from sqlalchemy import select
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import BaseRoute, Route
@@ -31,19 +33,26 @@ from ...competition.duplicate import Tournament
 from ...competition.loading import load_record
 from ...competition.records import RecordError
 from ..errors import RequestError
+from ..halls import MATCH_KIND
 from ..http.guard import client_of
 from ..limits import MAX_RECORD_ID, read_json
 from ..messages import schemas as S
-from ..replays.api import _load
 from ..storage import Store
+from ..storage.models import RecordRow, TableRow
 from .pool import ReviewPool
-from .stored import key_text, store_review, stored_review
+from .stored import deal_key, key_text, store_review, stored_review
 
 log = logging.getLogger("gouji.server.review")
 
 MAX_BODY = 1024
 CHECKS_AT_ONCE = 2
 """Records checked at once (on threads) before their review starts; more wait their turn."""
+RECORDS_KNOWN = 4096
+"""Records whose table the server remembers (a record never changes it), so that a page polling a review in
+the works reads nothing from the database."""
+
+RecordTable = tuple[int, str, int | None]
+"""A record's stored table, kind (``set``, ``deal``, ``match``) and last deal (None: the whole set)."""
 
 
 def reviews(request: Request) -> ReviewPool:
@@ -55,6 +64,7 @@ def reviews(request: Request) -> ReviewPool:
         settings = state.settings
         pool = state.reviews = ReviewPool(settings.review_workers, settings.review_waiting)
         state.review_checks = asyncio.Semaphore(CHECKS_AT_ONCE)
+        state.review_records = {}
         writer, saving = state.lobby.writer, set()
 
         def finished(key: Hashable, review: dict[str, Any]) -> None:
@@ -75,9 +85,31 @@ def _saved(saving: set[asyncio.Future[None]]) -> Callable[[asyncio.Future[None]]
     return done
 
 
-def _load_with_review(store: Store, record_id: int, key: str) -> tuple[Any, dict[str, Any] | None]:
-    """A record's document and status (as the replay reads them) and the review kept under ``key``."""
-    return _load(store, record_id), stored_review(store, key)
+def _record_key(at: RecordTable, deal: int, table: int | None, seat: int) -> tuple[str, int, int, int | None, int]:
+    """The key of a record's review: a match's table 0 unless another is named (as :func:`deal_events` reads);
+    404 for a deal after the record's last (the table's later records hold it, not this one)."""
+    table_id, kind, last = at
+    if last is not None and deal > last:
+        raise RequestError(404, f"the record has no finished deal {deal}")
+    return deal_key(table_id, deal, (table or 0) if kind == MATCH_KIND else table, seat)
+
+
+def _load_with_review(
+    store: Store, record_id: int, deal: int, table: int | None, seat: int
+) -> tuple[tuple[Any, str, RecordTable] | None, dict[str, Any] | None]:
+    """A record's document, its table's status, its stored table and kind; and the review kept of its deal."""
+    with store.sessions() as s:
+        row = s.execute(
+            select(RecordRow.body, TableRow.status, RecordRow.table_id, RecordRow.kind, RecordRow.deal_index)
+            .join(TableRow, TableRow.id == RecordRow.table_id)
+            .where(RecordRow.id == record_id)
+        ).first()
+    if row is None:
+        return None, None
+    at = (int(row[2]), str(row[3]), None if row[4] is None else int(row[4]))
+    if str(row[1]) == "open" or (at[2] is not None and deal > at[2]):
+        return (row[0], str(row[1]), at), None  # (refused by the caller)
+    return (row[0], str(row[1]), at), stored_review(store, key_text(_record_key(at, deal, table, seat)))
 
 
 def close_reviews(state: Any) -> None:
@@ -121,29 +153,35 @@ async def _record_review(request: Request) -> Response:
         if not 1 <= record_id <= MAX_RECORD_ID:
             raise RequestError(404, "no such record")
         pool = reviews(request)
-        key = ("record", record_id, index, q.table, q.seat)
-        state = pool.state(key)
+        known: dict[int, RecordTable] = request.app.state.review_records
+        at = known.get(record_id)  # (only a record of a set that is over)
+        key = None if at is None else _record_key(at, index, q.table, q.seat)
+        state = None if key is None else pool.state(key)
         if state is None:
             lobby = request.app.state.lobby
             found, kept = await lobby.reader.call(
-                client_of(request.scope), _load_with_review, lobby.writer.store, record_id, key_text(key)
+                client_of(request.scope), _load_with_review, lobby.writer.store, record_id, index, q.table, q.seat
             )
             if found is None:
                 raise RequestError(404, "no such record")
-            body, status = found[0], found[1]
+            body, status, at = found
             if status == "open":
                 raise RequestError(
                     403,
                     "the records of a set in progress are reviewed once the set is over (its players review "
                     "each finished deal at the table)",
                 )
+            if len(known) >= RECORDS_KNOWN:
+                known.pop(next(iter(known)))
+            known[record_id] = at
+            key = _record_key(at, index, q.table, q.seat)
             if kept is not None:
                 pool.keep(key, kept)
             state = pool.state(key)
             if state is None:
                 async with request.app.state.review_checks:
                     events = await asyncio.to_thread(deal_events, body, index, q.table)
-                state = pool.state(key) or pool.start(key, events, q.seat, index, q.table)
+                state = pool.state(key) or pool.start(key, events, q.seat, index, key[3])
     except RequestError as e:
         return JSONResponse({"error": e.message}, status_code=e.status, headers=e.headers())
     return answer(state)
@@ -171,14 +209,15 @@ async def _table_review(request: Request) -> Response:
             raise RequestError(404, f"deal {index} is still played at the match's other table: wait until it ends")
         seat = mine if q.seat is None else q.seat
         pool = reviews(request)
-        key = ("table", room.id, index, seat)
+        table_id, at_match = room.records_at()
+        key = deal_key(table_id, index, at_match, seat)
         state = pool.state(key)
         if state is None:
             events = list(match.deals[index].events)  # taken here, on the table's loop
             kept = await lobby.reader.call(None, stored_review, lobby.writer.store, key_text(key))  # (read counted)
             if kept is not None:
                 pool.keep(key, kept)
-            state = pool.state(key) or pool.start(key, events, seat, index, None)
+            state = pool.state(key) or pool.start(key, events, seat, index, at_match)
     except RequestError as e:
         return JSONResponse({"error": e.message}, status_code=e.status, headers=e.headers())
     return answer(state)

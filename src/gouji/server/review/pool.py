@@ -110,20 +110,24 @@ class ReviewPool:
         return self._executor
 
     def _read(self, queue: Any) -> None:
-        """The progress queue's reader (a thread): each message handed to the event loop."""
+        """The progress queue's reader (a thread): each message handed to the event loop, until a None; then it
+        closes the queue (closed by another thread, the read under way would fail)."""
         loop = self._loop
         assert loop is not None
-        while True:
-            try:
-                msg = queue.get()
-            except (EOFError, OSError):
-                return
-            if msg is None:
-                return
-            try:
-                loop.call_soon_threadsafe(self._progress, *msg)
-            except RuntimeError:  # the loop is closed
-                return
+        try:
+            while True:
+                try:
+                    msg = queue.get()
+                except (EOFError, OSError):
+                    return
+                if msg is None:
+                    return
+                try:
+                    loop.call_soon_threadsafe(self._progress, *msg)
+                except RuntimeError:  # the loop is closed
+                    return
+        finally:
+            queue.close()
 
     def _progress(self, job_id: int, kind: str, payload: Any) -> None:
         job = self._by_id.get(job_id)
@@ -170,8 +174,7 @@ class ReviewPool:
                 if p.is_alive():
                     p.terminate()
         if queue is not None:
-            queue.put(None)  # the reader thread ends
-            queue.close()
+            queue.put(None)  # the reader thread ends, and closes the queue
 
     def close(self) -> None:
         """Stop the workers (at the server's shutdown)."""

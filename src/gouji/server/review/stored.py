@@ -1,5 +1,5 @@
-"""Finished reviews kept in the database (table ``reviews``, migration 0007), so that a restart does not work
-one out again: read on a read thread, written by the database's writer (:meth:`.StoreWriter.call`)."""
+"""Finished reviews kept in the database (table ``reviews``, migrations 0007 and 0008), so that a restart does
+not work one out again: read on a read thread, written by the database's writer (:meth:`.StoreWriter.call`)."""
 
 from __future__ import annotations
 
@@ -13,8 +13,16 @@ from ..storage import Store
 from ..storage.models import ReviewRow
 
 
+def deal_key(table_id: int, deal: int, table: int | None, seat: int) -> tuple[str, int, int, int | None, int]:
+    """A review's key: the deal it reviews, wherever it is asked — the stored table whose records hold the deal
+    (a set's table, or a duplicate match's), the deal's number (from 0), the match's table (None for a set) and
+    the seat.  So a deal reviewed at its table while the set is played is the review of each of the table's
+    records that holds the deal (the deal's own and the whole set's) once the set is over: worked out once."""
+    return ("deal", table_id, deal, table, seat)
+
+
 def key_text(key: Hashable) -> str:
-    """A review's key as the database keeps it: ``record:5:1:None:3``, ``table:17:0:2``."""
+    """A review's key as the database keeps it: ``deal:17:1:None:3`` (:func:`deal_key`)."""
     parts = key if isinstance(key, tuple) else (key,)
     return ":".join(str(p) for p in parts)
 
@@ -36,4 +44,4 @@ def store_review(store: Store, key: str, review: dict[str, Any]) -> None:
         pass
 
 
-__all__ = ["key_text", "store_review", "stored_review"]
+__all__ = ["deal_key", "key_text", "store_review", "stored_review"]

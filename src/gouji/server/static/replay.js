@@ -9,6 +9,20 @@ import "./tourney.js"; // the strings of matches and events
 import { ReviewRun, reviewBox, reviewMarks, reviewNote } from "./review.js";
 import { renderFelt, describeEvent, eventClass, trackLastActs, teamName, placeName, teamOf, miniHand } from "./render.js";
 
+/** The felt's seats in three columns: the left two, the top and the bottom seat with the centre between them,
+ * the right two.  On a wide screen the columns lay the open hands out one under the other, so that no seat
+ * covers another however tall its hand (style.css); on a phone they are no boxes and the seats keep their
+ * places around the table. */
+function inColumns(felt) {
+  const seat = (pos) => felt.querySelector(`.seat.pos${pos}`);
+  felt.classList.add("columns");
+  felt.append(
+    h("div.felt-col.outer", seat(4), seat(5)),
+    h("div.felt-col.mid", seat(3), felt.querySelector(".center"), seat(0)),
+    h("div.felt-col.outer", seat(2), seat(1)));
+  return felt;
+}
+
 export class ReplayView {
   constructor(root, recordId, dealIndex, { onExit, step, table, live, review } = {}) {
     this.root = root;
@@ -223,7 +237,7 @@ export class ReplayView {
           h("button.chip", { type: "button", onclick: () => this.onExit() }, t("back_to_lobby")))),
       h("div.table-layout",
         h("div.play-area",
-          h("div.felt-holder", felt),
+          h("div.felt-holder", inColumns(felt)),
           h("div.replay-controls",
             ctl("rp-first", icon("first"), t("first"), () => this.go(0), this.i === 0),
             ctl("rp-back", icon("back"), t("back"), () => this.go(this.i - 1), this.i === 0),

@@ -223,9 +223,9 @@ class ReportRow(Base):
 
 
 class ReviewRow(Base):
-    """A finished 复盘 review (issue 44), kept so that a restart does not work it out again: by its key (the
-    record or the table, the deal, a match's table, the seat: :mod:`gouji.server.review.api`), the review as
-    the server answers it."""
+    """A finished 复盘 review (issue 44), kept so that a restart does not work it out again: by the deal it
+    reviews (the stored table whose records hold the deal, the deal, a match's table, the seat:
+    :func:`gouji.server.review.stored.deal_key`, migration 0008), the review as the server answers it."""
 
     __tablename__ = "reviews"
 

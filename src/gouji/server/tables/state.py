@@ -160,6 +160,11 @@ class TableState:
         match's table only those both its tables finished."""
         return len(self.match.points)
 
+    def records_at(self) -> tuple[int, int | None]:
+        """Where this table's deals are stored: the stored table whose records hold them (this one) and, at a
+        duplicate match, this table's number in the match's records (None here)."""
+        return self.id, None
+
     def seat_of_token(self, token: str) -> int | None:
         """The seat this token holds, or None (compared in constant time)."""
         h = token_hash(token)

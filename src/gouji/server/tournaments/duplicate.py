@@ -137,6 +137,9 @@ class DuplicateRoom(Room):
     def deals_shown(self) -> int:
         return 0 if self.hall is None else self.hall.complete()
 
+    def records_at(self) -> tuple[int, int | None]:
+        return (self.id if self.hall is None else self.hall.id), self.table_index  # (the match's records)
+
     def finished_records(self, deal_index: int) -> list[tuple[str, int | None, RecordBody]]:
         return []  # the match stores the match's records once both tables have played the deal
 
