@@ -9,13 +9,13 @@ table, a deal the other table still plays too (its hands are in play there: :met
 
 Each request is one of the seat's reads (the read limits, 429 past them); the replay is worked out once per
 deal and state of the set, on a thread, a few at a time, and served from the replays' cache after
-(:class:`.replay_api.ReplayCache`): an 8-deck deal is ~500 KB of JSON."""
+(:class:`.api.ReplayCache`): an 8-deck deal is ~500 KB of JSON."""
 
 from __future__ import annotations
 
 import functools
 import gzip
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import orjson
 from starlette.requests import Request
@@ -27,6 +27,9 @@ from ..http.guard import client_of
 from ..limits import read_json
 from ..messages import schemas as S
 from .api import GZIP_OVER, Replay, deal_steps, replays, send_replay
+
+if TYPE_CHECKING:
+    from ..tables.table import Room
 
 MAX_BODY = 1024
 
@@ -46,22 +49,32 @@ def _replay_bytes(out: dict[str, Any], events: list[dict[str, Any]]) -> Replay:
     return Replay(data, gzip.compress(data, 6) if len(data) > GZIP_OVER else None)
 
 
+def shown_deal(request: Request, token: str) -> tuple[Room, int, int]:
+    """The open table of the request's ``{code}``, the seat ``token`` holds there and the request's ``{deal}``,
+    once that deal may be shown to the table's players: the one check of a live replay and of a live 复盘.
+    A table not open is 404, a token that holds no seat 403, then the request counts as one of the client's
+    reads (429 past them), and a deal not over — or still played at the match's other table — is 404."""
+    lobby = request.app.state.lobby
+    room: Room | None = lobby.find(str(request.path_params["code"]), open_only=True)
+    if room is None:
+        raise RequestError(404, "no open table with this code")
+    seat = room.seat_of_token(token)
+    if seat is None:
+        raise RequestError(403, "this token holds no seat at this table")
+    lobby.reader.admit(client_of(request.scope))
+    index = int(request.path_params["deal"])
+    match = room.match
+    if not 0 <= index < len(match.deals) or not match.deals[index].is_over:
+        raise RequestError(404, f"the table has no finished deal {index}")
+    if index >= room.deals_shown():
+        raise RequestError(404, f"deal {index} is still played at the match's other table: wait until it ends")
+    return room, seat, index
+
+
 async def _replay(request: Request) -> Response:
     try:
-        token = await _token(request)
-        lobby = request.app.state.lobby
-        room = lobby.find(str(request.path_params["code"]), open_only=True)
-        if room is None:
-            raise RequestError(404, "no open table with this code")
-        if room.seat_of_token(token) is None:
-            raise RequestError(403, "this token holds no seat at this table")
-        lobby.reader.admit(client_of(request.scope))
-        index = int(request.path_params["deal"])
+        room, _, index = shown_deal(request, await _token(request))
         match = room.match
-        if not 0 <= index < len(match.deals) or not match.deals[index].is_over:
-            raise RequestError(404, f"the table has no finished deal {index}")
-        if index >= room.deals_shown():
-            raise RequestError(404, f"deal {index} is still played at the match's other table: wait until it ends")
         deal = match.deals[index]
         players = room.players()
         out: dict[str, Any] = {

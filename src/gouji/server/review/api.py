@@ -37,6 +37,7 @@ from ..halls import MATCH_KIND
 from ..http.guard import client_of
 from ..limits import MAX_RECORD_ID, read_json
 from ..messages import schemas as S
+from ..replays.table import shown_deal
 from ..storage import Store
 from ..storage.models import RecordRow, TableRow
 from .pool import ReviewPool
@@ -193,20 +194,8 @@ async def _table_review(request: Request) -> Response:
         q = S.query(S.ReviewQuery, dict(request.query_params))
         if q.table is not None:
             raise RequestError(400, "a table reviews its own deals: ask without ?table")
-        lobby = request.app.state.lobby
-        room = lobby.find(str(request.path_params["code"]), open_only=True)
-        if room is None:
-            raise RequestError(404, "no open table with this code")
-        mine = room.seat_of_token(token)
-        if mine is None:
-            raise RequestError(403, "this token holds no seat at this table")
-        lobby.reader.admit(client_of(request.scope))
-        index = int(request.path_params["deal"])
-        match = room.match
-        if not 0 <= index < len(match.deals) or not match.deals[index].is_over:
-            raise RequestError(404, f"the table has no finished deal {index}")
-        if index >= room.deals_shown():
-            raise RequestError(404, f"deal {index} is still played at the match's other table: wait until it ends")
+        room, mine, index = shown_deal(request, token)  # the live replay's own check
+        lobby, match = request.app.state.lobby, room.match
         seat = mine if q.seat is None else q.seat
         pool = reviews(request)
         table_id, at_match = room.records_at()
