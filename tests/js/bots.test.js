@@ -13,10 +13,10 @@ test("an expert that is not one of the server's levels is named as an experiment
   setLang("zh");
   assert.deepEqual(await bots.offeredBots(), ["novice", "heuristic", "beliefs", "expert", "learned", "random"]);
   assert.equal(bots.isLevel("expert"), false);
-  assert.equal(bots.botLevel("expert"), "大师（试验）");
+  assert.equal(bots.botLevel("expert"), "蒸馏型（试验）");
   assert.equal(bots.botLevel("heuristic"), "高手");
   setLang("en");
-  assert.equal(bots.botLevel("expert"), "Master (experimental)");
+  assert.equal(bots.botLevel("expert"), "Distilled (experimental)");
 });
 
 test("an expert among the server's levels is 大师 / Master", async () => {

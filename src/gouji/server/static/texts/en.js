@@ -366,7 +366,7 @@ export default {
   bot_novice: "Novice",
   bot_heuristic: "Skilled",
   bot_expert: "Master",
-  bot_expert_trial: "Master (experimental)",
+  bot_expert_trial: "Distilled (experimental)",
   bot_random: "Random",
   bot_learned: "Learned (experimental)",
   bot_beliefs: "Card reader (experimental)",

@@ -378,7 +378,7 @@ export default {
   bot_novice: "新手",
   bot_heuristic: "高手",
   bot_expert: "大师",
-  bot_expert_trial: "大师（试验）",
+  bot_expert_trial: "蒸馏型（试验）",
   bot_random: "随机",
   bot_learned: "学习型（试验）",
   bot_beliefs: "记牌型（试验）",
