@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import random
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import httpx
@@ -273,5 +273,17 @@ def test_the_pools_reader_ends_without_an_error_when_the_pool_closes(monkeypatch
             pool.close()
             assert pool._reader is None
 
-    asyncio.run(open_and_close())
+    # asyncio.run in a thread of its own: in a test worker another test may have left a loop running here
+    errors: list[BaseException] = []
+    runner = threading.Thread(target=lambda: _run_noting(lambda: asyncio.run(open_and_close()), errors))
+    runner.start()
+    runner.join(60)
+    assert errors == [] and not runner.is_alive(), errors
     assert failed == []
+
+
+def _run_noting(run: Callable[[], object], errors: list[BaseException]) -> None:
+    try:
+        run()
+    except BaseException as e:  # (reported by the test's thread)
+        errors.append(e)
